@@ -1,0 +1,140 @@
+"""tcgcore: a typed, embeddable, deterministic rules engine for trading and living card games.
+
+Front ends use the match facade::
+
+    import tcgcore
+    match = tcgcore.new_match("sparks", seed=7)
+    while match.result is None:
+        choice = match.pending
+        match.choose(choice.player, choice.options[0].key)
+
+Game authors use :class:`GameSpec`, :class:`GameState`, :class:`Step`, the
+:class:`Engine` their handlers receive, and :data:`hookimpl` to register. See
+``docs/plugin-guide.md``.
+"""
+
+from __future__ import annotations
+
+from ._agents import Agent, RandomAgent, make_agent, play_out
+from ._engine import (
+    CoreStep,
+    Engine,
+    GameSpec,
+    ResolveTrigger,
+    TriggerOptIn,
+    TriggerPick,
+    TriggerPolicy,
+    TriggerWindow,
+    active_player_first,
+    check_options,
+    decided_by,
+    highest_priority_first,
+)
+from ._errors import (
+    CardDataError,
+    DeckError,
+    DuplicateGameError,
+    EngineError,
+    FormatVersionError,
+    GameMismatchError,
+    IllegalChoice,
+    OptionsError,
+    PluginError,
+    ReplayDivergence,
+    StateDecodeError,
+    TcgcoreError,
+    UnknownGameError,
+)
+from ._match import FORMAT_VERSION, Decision, Match, ReplayRecord, new_match, replay
+from ._model import (
+    ALL_PLAYERS,
+    EMPTY_SLOT,
+    CardInstance,
+    Choice,
+    Event,
+    GameState,
+    Option,
+    Result,
+    Scalar,
+    Step,
+    Trigger,
+    Visibility,
+    Zone,
+)
+from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
+from ._rng import Rng
+from ._views import CardView, View, ZoneView
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_PLAYERS",
+    "EMPTY_SLOT",
+    "FORMAT_VERSION",
+    "Agent",
+    "CardDataError",
+    "CardInstance",
+    "CardSet",
+    "CardView",
+    "Choice",
+    "CoreStep",
+    "DeckError",
+    "Decision",
+    "DuplicateGameError",
+    "Engine",
+    "EngineError",
+    "Event",
+    "FormatVersionError",
+    "GameMismatchError",
+    "GameSpec",
+    "GameState",
+    "IllegalChoice",
+    "Match",
+    "Option",
+    "OptionsError",
+    "PluginError",
+    "RandomAgent",
+    "Registry",
+    "ReplayDivergence",
+    "ReplayRecord",
+    "ResolveTrigger",
+    "Result",
+    "Rng",
+    "Scalar",
+    "StateDecodeError",
+    "Step",
+    "TcgcoreError",
+    "Trigger",
+    "TriggerOptIn",
+    "TriggerPick",
+    "TriggerPolicy",
+    "TriggerWindow",
+    "UnknownGameError",
+    "View",
+    "Visibility",
+    "Zone",
+    "ZoneView",
+    "__version__",
+    "active_player_first",
+    "check_options",
+    "decided_by",
+    "default_registry",
+    "games",
+    "highest_priority_first",
+    "hookimpl",
+    "load_registry",
+    "make_agent",
+    "new_match",
+    "play_out",
+    "replay",
+]
+
+
+def games(registry: Registry | None = None) -> list[str]:
+    """Names of the registered games, sorted (installed plugins by default)."""
+    reg = registry if registry is not None else default_registry()
+    return reg.names()
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

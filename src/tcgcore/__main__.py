@@ -1,0 +1,3 @@
+from tcgcore.cli import main
+
+raise SystemExit(main())

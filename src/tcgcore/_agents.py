@@ -1,0 +1,104 @@
+"""Agents (automatic players) and the loop that lets them play a match."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ._errors import OptionsError
+from ._model import Choice, Result
+from ._rng import Rng
+
+if TYPE_CHECKING:
+    from ._engine import GameSpec
+    from ._match import Match
+
+__all__ = ["Agent", "RandomAgent", "make_agent", "play_out"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Something that answers choices for one seat.
+
+    ``decide`` receives the match and the pending choice (whose ``player`` is
+    the agent's seat) and returns the chosen option keys. A fair agent looks
+    only at ``match.view(choice.player)``; the match is passed so agents can
+    use the game's own helpers.
+    """
+
+    def decide(self, match: Match[Any], choice: Choice) -> list[str]:
+        """Return the keys to answer ``choice`` with."""
+        ...
+
+
+class RandomAgent:
+    """Chooses uniformly: a uniform count in ``min..max``, then a uniform subset.
+
+    Uses its own seeded :class:`tcgcore.Rng`, never the match's, so agents do
+    not change the game's randomness.
+
+    Args:
+        seed: the agent's seed, ``0 <= seed < 2**64``.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng.from_seed(seed)
+
+    def decide(self, match: Match[Any], choice: Choice) -> list[str]:
+        """Pick random legal keys for ``choice``."""
+        options = choice.options
+        n = len(options)
+        if choice.max == 1 and choice.min == 1:
+            return [options[self.rng.randbelow(n)].key]
+        hi = min(choice.max, n)
+        count = choice.min + self.rng.randbelow(hi - choice.min + 1)
+        keys = [o.key for o in options]
+        # partial Fisher-Yates: the first `count` positions become a uniform sample
+        for i in range(count):
+            j = i + self.rng.randbelow(n - i)
+            keys[i], keys[j] = keys[j], keys[i]
+        return keys[:count]
+
+
+def make_agent(spec: GameSpec[Any], name: str, seed: int) -> Agent:
+    """Build an agent by name: ``"random"`` or one of the game's own agents.
+
+    Raises:
+        OptionsError: naming the unknown agent and the known ones.
+    """
+    if name == "random":
+        return RandomAgent(seed)
+    factory: Callable[[int], Agent] | None = spec.agents.get(name)
+    if factory is None:
+        known = ", ".join(["random", *sorted(spec.agents)])
+        raise OptionsError(f"{spec.name}: unknown agent {name!r}; known agents: {known}")
+    return factory(seed)
+
+
+def play_out(
+    match: Match[Any],
+    agents: Sequence[Agent] | Mapping[int, Agent],
+    *,
+    max_decisions: int | None = None,
+) -> Result | None:
+    """Let agents answer every choice until the match ends.
+
+    Args:
+        match: the match to drive (mutated).
+        agents: one agent per seat (a sequence indexed by seat, or a mapping).
+        max_decisions: stop after this many decisions (``None``: no limit).
+
+    Returns:
+        The result, or ``None`` if ``max_decisions`` stopped it first.
+    """
+    count = 0
+    while match.result is None:
+        choice = match.pending
+        if choice is None:  # pragma: no cover - the engine guarantees one or the other
+            break
+        if max_decisions is not None and count >= max_decisions:
+            return None
+        agent = agents[choice.player]
+        match.choose(choice.player, agent.decide(match, choice))
+        count += 1
+    return match.result

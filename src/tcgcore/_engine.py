@@ -1,0 +1,780 @@
+"""The step-queue engine, timing windows and the game definition a plugin registers.
+
+How a decision flows (see ``docs/architecture.md``):
+
+1. :meth:`Match.choose` validates the answer against the pending :class:`Choice`
+   (nothing changes if it is illegal), stores the keys in ``state.answer`` and
+   calls :meth:`Engine.run`.
+2. :meth:`Engine.run` pops the top :class:`Step` of ``state.stack`` and calls the
+   handler the game registered for its type. The first step popped after a
+   choice is the *resume step* the asking handler pushed; it reads
+   :attr:`Engine.answer`.
+3. Handlers change the state only through plain assignment and the engine's
+   helpers (:meth:`Engine.move`, :meth:`Engine.emit`, :meth:`Engine.push`,
+   :meth:`Engine.ask`, :meth:`Engine.end` …). Every emitted event is offered to
+   the game's trigger collector; collected :class:`Trigger` objects wait in
+   ``state.triggers``.
+4. When a handler returns and triggers are waiting, the engine pushes a
+   :class:`TriggerWindow` step for them, so they resolve before anything the
+   handler queued (after a resume step, if the handler asked a choice).
+5. The loop stops when a handler asks a choice or ends the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, Union
+
+import msgspec
+
+from ._errors import EngineError, OptionsError
+from ._model import (
+    ALL_PLAYERS,
+    EMPTY_SLOT,
+    CardInstance,
+    Choice,
+    Event,
+    GameState,
+    Option,
+    Result,
+    Scalar,
+    Step,
+    Trigger,
+    Visibility,
+    Zone,
+)
+from ._rng import Rng
+
+if TYPE_CHECKING:
+    from ._agents import Agent
+
+__all__ = [
+    "CoreStep",
+    "Engine",
+    "GameSpec",
+    "ResolveTrigger",
+    "TriggerOptIn",
+    "TriggerPick",
+    "TriggerPolicy",
+    "TriggerWindow",
+    "active_player_first",
+    "decided_by",
+    "highest_priority_first",
+]
+
+S = TypeVar("S", bound=GameState[Any])
+StepT = TypeVar("StepT", bound=Step)
+
+
+# --------------------------------------------------------------------------- core steps
+
+
+class TriggerWindow(Step, tag="core.trigger_window"):
+    """Resolve waiting triggered abilities one at a time (the game's ordering policy)."""
+
+    triggers: list[Trigger]
+
+
+class TriggerPick(Step, tag="core.trigger_pick"):
+    """Resume step: a player picked which trigger of a window resolves next."""
+
+    triggers: list[Trigger]
+
+
+class TriggerOptIn(Step, tag="core.trigger_opt_in"):
+    """Resume step: a player said whether to use an optional trigger."""
+
+    trigger: Trigger
+
+
+class ResolveTrigger(Step, tag="core.resolve_trigger"):
+    """Hand one trigger to the game's resolver."""
+
+    trigger: Trigger
+
+
+#: The engine's own step types. A game's state must list them in its step union.
+CoreStep: TypeAlias = Union[TriggerWindow, TriggerPick, TriggerOptIn, ResolveTrigger]  # noqa: UP007
+
+_CORE_STEPS: tuple[type[Step], ...] = (TriggerWindow, TriggerPick, TriggerOptIn, ResolveTrigger)
+
+#: A trigger ordering policy: given the waiting triggers of a window, return the
+#: seat that decides and the triggers that may resolve next.
+TriggerPolicy: TypeAlias = Callable[["Engine[Any]", list[Trigger]], tuple[int, list[Trigger]]]
+
+
+def active_player_first(eng: Engine[Any], triggers: list[Trigger]) -> tuple[int, list[Trigger]]:
+    """Policy: the active player's triggers first, then the next seats in turn order.
+
+    The player whose triggers go next picks the order among their own.
+    """
+    n = eng.state.num_players
+    ap = eng.state.active_player
+    for offset in range(n):
+        seat = (ap + offset) % n
+        pool = [t for t in triggers if t.player == seat]
+        if pool:
+            return seat, pool
+    return triggers[0].player, list(triggers)
+
+
+def highest_priority_first(eng: Engine[Any], triggers: list[Trigger]) -> tuple[int, list[Trigger]]:
+    """Policy: triggers with the highest :attr:`Trigger.priority` first (e.g. agility order).
+
+    Ties between seats go to the active player first; a seat orders its own ties.
+    """
+    top = max(t.priority for t in triggers)
+    pool = [t for t in triggers if t.priority == top]
+    return active_player_first(eng, pool)
+
+
+def decided_by(seat_of: Callable[[Engine[Any]], int]) -> TriggerPolicy:
+    """Policy factory: one seat (for example the lead investigator) orders every trigger.
+
+    Args:
+        seat_of: returns the deciding seat for the current state.
+    """
+
+    def policy(eng: Engine[Any], triggers: list[Trigger]) -> tuple[int, list[Trigger]]:
+        return seat_of(eng), list(triggers)
+
+    return policy
+
+
+# --------------------------------------------------------------------------- game spec
+
+Handler: TypeAlias = Callable[["Engine[Any]", Any], None]
+
+
+class GameSpec(Generic[S]):
+    """Everything the engine needs to run one game; a plugin returns it from
+    the ``tcgcore_games`` hook.
+
+    Args:
+        name: registered game name (``"guimi_revival"``), unique across plugins.
+        version: the game's rules version, ``"MAJOR.MINOR.PATCH"``; saves with
+            another major version are refused unless ``compatible`` says otherwise.
+        state_type: the game's :class:`GameState` subclass. Every field the game
+            adds needs a default.
+        setup: ``setup(engine, options)`` builds zones and cards and pushes the
+            first steps. It must validate ``options`` and raise
+            :class:`OptionsError` naming the bad option.
+        players: ``(min, max)`` seats.
+        default_players: seats when the caller does not say.
+        description: one line for ``tcgcore games``.
+        trigger_policy: who orders simultaneous triggers (see
+            :func:`active_player_first`, :func:`highest_priority_first`,
+            :func:`decided_by`).
+        forced_first: forced (non-optional) triggers resolve before optional ones
+            of the same window.
+        collect_triggers: ``collect(engine, event) -> triggers`` for each emitted
+            event whose kind is in ``trigger_kinds`` (all kinds when ``None``).
+        trigger_kinds: event kinds worth offering to ``collect_triggers``.
+        resolve_trigger: ``resolve(engine, trigger)`` carries out a trigger.
+        view_extra: ``view_extra(state, viewer) -> dict`` adds game panels to a
+            view; ``viewer`` is ``None`` for a spectator. It must not leak
+            information the viewer may not know.
+        describe_event: ``describe(state, event) -> str`` for readable logs.
+        agents: named agent factories ``factory(seed) -> Agent`` besides
+            ``"random"``.
+        compatible: ``compatible(saved_version) -> bool`` for loading saves.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        version: str,
+        state_type: type[S],
+        setup: Callable[[Engine[S], dict[str, Any]], None],
+        players: tuple[int, int] = (2, 2),
+        default_players: int | None = None,
+        description: str = "",
+        trigger_policy: TriggerPolicy = active_player_first,
+        forced_first: bool = True,
+        collect_triggers: Callable[[Engine[S], Event], Iterable[Trigger]] | None = None,
+        trigger_kinds: Iterable[str] | None = None,
+        resolve_trigger: Callable[[Engine[S], Trigger], None] | None = None,
+        view_extra: Callable[[S, int | None], dict[str, Any]] | None = None,
+        describe_event: Callable[[S, Event], str] | None = None,
+        agents: Mapping[str, Callable[[int], Agent]] | None = None,
+        compatible: Callable[[str], bool] | None = None,
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.state_type = state_type
+        self.setup = setup
+        self.players = players
+        self.default_players = default_players if default_players is not None else players[0]
+        self.description = description
+        self.trigger_policy = trigger_policy
+        self.forced_first = forced_first
+        self.collect_triggers = collect_triggers
+        self.trigger_kinds = frozenset(trigger_kinds) if trigger_kinds is not None else None
+        self.resolve_trigger = resolve_trigger
+        self.view_extra = view_extra
+        self.describe_event = describe_event
+        self.agents: dict[str, Callable[[int], Agent]] = dict(agents or {})
+        self.compatible = compatible
+        self.handlers: dict[type[Step], Handler] = {}
+        self.distribution: str | None = None
+        self.distribution_version: str | None = None
+        self._codecs: _Codecs[S] | None = None
+        for core_step, core_handler in _CORE_HANDLERS.items():
+            self.handlers[core_step] = core_handler
+
+    def handles(self, step_type: type[StepT]) -> Callable[
+        [Callable[[Engine[S], StepT], None]], Callable[[Engine[S], StepT], None]
+    ]:
+        """Decorator registering the handler for one step type.
+
+        Raises:
+            EngineError: if that step type already has a handler.
+        """
+
+        def register(fn: Callable[[Engine[S], StepT], None]) -> Callable[[Engine[S], StepT], None]:
+            if step_type in self.handlers and step_type not in _CORE_HANDLERS:
+                raise EngineError(f"{self.name}: step {step_type.__name__} already has a handler")
+            self.handlers[step_type] = fn
+            return fn
+
+        return register
+
+    def is_compatible(self, saved_version: str) -> bool:
+        """Whether a save written by game version ``saved_version`` can be loaded."""
+        if self.compatible is not None:
+            return self.compatible(saved_version)
+        return saved_version.split(".")[0] == self.version.split(".")[0]
+
+    @property
+    def codecs(self) -> _Codecs[S]:
+        """Reusable msgpack/JSON encoders and typed decoders for the state type."""
+        if self._codecs is None:
+            self._codecs = _Codecs(self.state_type)
+        return self._codecs
+
+    def __repr__(self) -> str:
+        return f"GameSpec(name={self.name!r}, version={self.version!r})"
+
+
+class _Codecs(Generic[S]):
+    __slots__ = ("json_dec", "json_enc", "mp_dec", "mp_enc", "mp_enc_det")
+
+    def __init__(self, state_type: type[S]) -> None:
+        self.mp_enc = msgspec.msgpack.Encoder()
+        self.mp_enc_det = msgspec.msgpack.Encoder(order="deterministic")
+        self.mp_dec = msgspec.msgpack.Decoder(state_type)
+        self.json_enc = msgspec.json.Encoder()
+        self.json_dec = msgspec.json.Decoder(state_type)
+
+
+# --------------------------------------------------------------------------- engine
+
+
+class Engine(Generic[S]):
+    """The object handlers work through: the state plus the operations every game uses.
+
+    One engine wraps one state; it holds no game data of its own except the
+    event sink of the current session (events are history, not state).
+
+    Attributes:
+        spec: the game definition.
+        state: the live game state (mutated in place).
+    """
+
+    __slots__ = ("_sink", "spec", "state")
+
+    def __init__(self, spec: GameSpec[S], state: S, sink: list[Event] | None = None) -> None:
+        self.spec = spec
+        self.state = state
+        self._sink: list[Event] = sink if sink is not None else []
+
+    # ---- queue and choices
+    @property
+    def rng(self) -> Rng:
+        """The match's random generator (part of the state)."""
+        return self.state.rng
+
+    def push(self, *steps: Step) -> None:
+        """Queue steps so that the first argument runs first, before anything queued earlier."""
+        stack = self.state.stack
+        for step in reversed(steps):
+            stack.append(step)
+
+    def ask(
+        self,
+        player: int,
+        kind: str,
+        prompt: str,
+        options: Sequence[Option],
+        *,
+        resume: Step,
+        min: int = 1,
+        max: int = 1,
+    ) -> None:
+        """Stop and wait for ``player`` to choose; then run ``resume`` with the answer.
+
+        The engine loop stops after the current handler returns. When the answer
+        arrives the resume step runs first and reads :attr:`answer`.
+
+        Args:
+            player: deciding seat.
+            kind: stable decision kind.
+            prompt: the question, for people.
+            options: legal answers, unique keys.
+            resume: the step that receives the answer.
+            min, max: how many keys may be chosen.
+
+        Raises:
+            EngineError: if a choice is already pending, option keys repeat, or
+                ``min``/``max`` cannot be satisfied.
+        """
+        state = self.state
+        if state.pending is not None:
+            raise EngineError(f"{self.spec.name}: asked {kind!r} while {state.pending.kind!r} is pending")
+        opts = list(options)
+        if len({o.key for o in opts}) != len(opts):
+            raise EngineError(f"{self.spec.name}: choice {kind!r} has repeated option keys")
+        if min < 0 or max < min or min > len(opts):
+            raise EngineError(
+                f"{self.spec.name}: choice {kind!r} asks {min}..{max} of {len(opts)} options"
+            )
+        state.pending = Choice(
+            player=player,
+            kind=kind,
+            prompt=prompt,
+            options=opts,
+            min=min,
+            max=max,
+            seq=state.choice_count,
+        )
+        state.choice_count += 1
+        state.stack.append(resume)
+
+    @property
+    def answer(self) -> list[str]:
+        """The keys of the choice being resumed.
+
+        Raises:
+            EngineError: when read outside a resume step.
+        """
+        ans = self.state.answer
+        if ans is None:
+            raise EngineError(f"{self.spec.name}: a step read the answer but no choice was answered")
+        return ans
+
+    def end(
+        self,
+        *,
+        winners: Iterable[int] = (),
+        losers: Iterable[int] = (),
+        draw: bool = False,
+        reason: str,
+        detail: Mapping[str, Scalar] | None = None,
+    ) -> Result:
+        """End the match. Later calls in the same step keep the first result.
+
+        Emits a ``"game_over"`` event.
+        """
+        state = self.state
+        if state.result is not None:
+            return state.result
+        result = Result(
+            winners=sorted(winners),
+            losers=sorted(losers),
+            draw=draw,
+            reason=reason,
+            detail=dict(detail or {}),
+        )
+        state.result = result
+        state.pending = None
+        self.emit("game_over", data={"reason": reason, "draw": draw})
+        return result
+
+    # ---- events
+    def emit(
+        self,
+        kind: str,
+        *,
+        player: int | None = None,
+        card: int | None = None,
+        code: str | None = None,
+        src: str | None = None,
+        dst: str | None = None,
+        amount: int | None = None,
+        data: dict[str, Scalar] | None = None,
+        secret: dict[str, Scalar] | None = None,
+        seen_by: int = ALL_PLAYERS,
+    ) -> Event:
+        """Record an event and offer it to the game's trigger collector.
+
+        See :class:`Event` for the fields. ``seen_by`` limits who sees ``card``,
+        ``code`` and ``secret``.
+        """
+        state = self.state
+        event = Event(
+            seq=state.event_count,
+            kind=kind,
+            player=player,
+            card=card,
+            code=code,
+            src=src,
+            dst=dst,
+            amount=amount,
+            data=data if data is not None else {},
+            secret=secret if secret is not None else {},
+            seen_by=seen_by,
+        )
+        state.event_count += 1
+        self._sink.append(event)
+        spec = self.spec
+        collect = spec.collect_triggers
+        if collect is not None and (spec.trigger_kinds is None or kind in spec.trigger_kinds):
+            found = collect(self, event)
+            if found:
+                waiting = state.triggers
+                for n, trig in enumerate(found):
+                    if not trig.id:
+                        trig.id = f"t{event.seq}.{n}"
+                    trig.event = event.seq
+                    waiting.append(trig)
+        return event
+
+    # ---- cards and zones
+    def card(self, card_id: int) -> CardInstance:
+        """Return a card instance by id.
+
+        Raises:
+            EngineError: if no card has that id.
+        """
+        try:
+            return self.state.cards[card_id]
+        except IndexError:
+            raise EngineError(f"no card instance {card_id}") from None
+
+    def zone(self, zone_id: str) -> Zone:
+        """Return a zone by id.
+
+        Raises:
+            EngineError: if no zone has that id.
+        """
+        try:
+            return self.state.zones[zone_id]
+        except KeyError:
+            raise EngineError(f"no zone {zone_id!r}") from None
+
+    def add_zone(
+        self,
+        zone_id: str,
+        kind: str,
+        *,
+        owner: int | None = None,
+        visibility: Visibility = "public",
+        ordered: bool = True,
+        capacity: int | None = None,
+        slotted: bool = False,
+    ) -> Zone:
+        """Create a zone (during setup).
+
+        Raises:
+            EngineError: if the id is taken, or a slotted zone has no capacity.
+        """
+        if zone_id in self.state.zones:
+            raise EngineError(f"zone {zone_id!r} already exists")
+        if slotted and capacity is None:
+            raise EngineError(f"slotted zone {zone_id!r} needs a capacity")
+        zone = Zone(
+            id=zone_id,
+            kind=kind,
+            owner=owner,
+            visibility=visibility,
+            ordered=ordered,
+            capacity=capacity,
+            slotted=slotted,
+            cards=[EMPTY_SLOT] * capacity if slotted and capacity is not None else [],
+        )
+        self.state.zones[zone_id] = zone
+        return zone
+
+    def add_card(
+        self,
+        code: str,
+        owner: int,
+        zone_id: str,
+        *,
+        face_down: bool = False,
+        slot: int | None = None,
+    ) -> CardInstance:
+        """Create a card instance at the bottom of a zone (or in ``slot``); no event.
+
+        Raises:
+            EngineError: if the zone does not exist, is full, or the slot is taken.
+        """
+        state = self.state
+        zone = self.zone(zone_id)
+        card = CardInstance(
+            id=len(state.cards), code=code, owner=owner, controller=owner, zone=zone_id,
+            face_down=face_down,
+        )
+        self._insert(zone, card.id, None, slot)
+        state.cards.append(card)
+        return card
+
+    def can_see(self, player: int | None, card: CardInstance) -> bool:
+        """Whether ``player`` may know the identity of ``card`` where it is now.
+
+        Rules: nobody sees into a hidden zone; a face-down card is seen by its
+        controller only; a face-up card in a public zone by everybody; in an
+        owner zone by the zone's owner. ``None`` is a spectator (public only).
+        """
+        zone = self.state.zones[card.zone]
+        return _can_see(player, card, zone)
+
+    def seen_mask(self, card: CardInstance) -> int:
+        """Bit mask of seats that may see ``card`` where it is now (:data:`ALL_PLAYERS` if all)."""
+        zone = self.state.zones[card.zone]
+        return _mask(self.state.num_players, card, zone)
+
+    def move(
+        self,
+        card_id: int,
+        to_zone: str,
+        *,
+        index: int | None = None,
+        slot: int | None = None,
+        face_down: bool | None = None,
+        controller: int | None = None,
+        reveal: bool = False,
+        kind: str = "moved",
+        data: dict[str, Scalar] | None = None,
+    ) -> Event:
+        """Move one card to a zone and emit a move event; the one move every game uses.
+
+        Args:
+            card_id: the card instance.
+            to_zone: destination zone id.
+            index: position in an ordered zone, 0 = top; ``None`` = bottom/end.
+            slot: position in a slotted zone; ``None`` = first empty slot.
+            face_down: new facing; ``None`` keeps it.
+            controller: new controller; ``None`` keeps it.
+            reveal: show the card to every player even if both zones hide it.
+            kind: event kind (``"moved"``; games may say ``"drawn"`` …).
+            data: public event facts.
+
+        Returns:
+            The emitted event; its identity fields are visible to the seats that
+            could see the card before or after the move (or to all if revealed).
+            Exhausted state and counters are cleared when the card leaves for a
+            zone of another kind, unless it stays in a zone of the same kind.
+
+        Raises:
+            EngineError: unknown card or zone, full zone, taken slot.
+        """
+        state = self.state
+        card = self.card(card_id)
+        src = state.zones[card.zone]
+        dst = self.zone(to_zone)
+        n = state.num_players
+        before = _mask(n, card, src)
+        # remove first so a move inside one zone works
+        pos = src.cards.index(card_id)
+        if src.slotted:
+            src.cards[pos] = EMPTY_SLOT
+        else:
+            del src.cards[pos]
+        try:
+            self._insert(dst, card_id, index, slot)
+        except EngineError:
+            # put it back where it was: the move did not happen
+            if src.slotted:
+                src.cards[pos] = card_id
+            else:
+                src.cards.insert(pos, card_id)
+            raise
+        if face_down is not None:
+            card.face_down = face_down
+        if controller is not None:
+            card.controller = controller
+        if src.kind != dst.kind:
+            card.exhausted = False
+            if card.counters:
+                card.counters = {}
+            card.attached_to = None
+        card.zone = to_zone
+        after = _mask(n, card, dst)
+        seen = ALL_PLAYERS if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS else before | after
+        full = (1 << n) - 1
+        if seen != ALL_PLAYERS and seen & full == full:
+            seen = ALL_PLAYERS
+        return self.emit(
+            kind,
+            player=card.controller,
+            card=card_id,
+            code=card.code,
+            src=src.id,
+            dst=to_zone,
+            data=data,
+            seen_by=seen,
+        )
+
+    def shuffle(self, zone_id: str) -> None:
+        """Shuffle a zone with the match RNG and emit ``"shuffled"`` (no card identities)."""
+        zone = self.zone(zone_id)
+        self.state.rng.shuffle(zone.cards)
+        self.emit("shuffled", player=zone.owner, src=zone_id, amount=len(zone.cards))
+
+    def _insert(self, zone: Zone, card_id: int, index: int | None, slot: int | None) -> None:
+        cards = zone.cards
+        if zone.slotted:
+            if slot is None:
+                try:
+                    slot = cards.index(EMPTY_SLOT)
+                except ValueError:
+                    raise EngineError(f"zone {zone.id!r} has no empty slot") from None
+            if not 0 <= slot < len(cards):
+                raise EngineError(f"zone {zone.id!r} has no slot {slot}")
+            if cards[slot] != EMPTY_SLOT:
+                raise EngineError(f"slot {slot} of zone {zone.id!r} is taken")
+            cards[slot] = card_id
+            return
+        if zone.capacity is not None and len(cards) >= zone.capacity:
+            raise EngineError(f"zone {zone.id!r} is full ({zone.capacity})")
+        if index is None:
+            cards.append(card_id)
+        else:
+            cards.insert(index, card_id)
+
+    # ---- running
+    def run(self) -> None:
+        """Run steps until a choice is pending or the match is over.
+
+        Raises:
+            EngineError: if the stack runs dry with no choice and no result, or a
+                step type has no handler.
+        """
+        state = self.state
+        stack = state.stack
+        handlers = self.spec.handlers
+        while state.pending is None and state.result is None:
+            if not stack:
+                raise EngineError(
+                    f"{self.spec.name}: no pending work, no choice and no result"
+                )
+            step = stack.pop()
+            handler = handlers.get(type(step))
+            if handler is None:
+                raise EngineError(f"{self.spec.name}: no handler for step {type(step).__name__}")
+            handler(self, step)
+            state.answer = None
+            if state.triggers:
+                window = TriggerWindow(triggers=state.triggers)
+                state.triggers = []
+                if state.pending is not None:
+                    stack.insert(len(stack) - 1, window)
+                else:
+                    stack.append(window)
+
+
+def _can_see(player: int | None, card: CardInstance, zone: Zone) -> bool:
+    vis = zone.visibility
+    if vis == "hidden":
+        return False
+    if card.face_down:
+        return player is not None and player == card.controller
+    if vis == "public":
+        return True
+    return player is not None and player == zone.owner
+
+
+def _mask(n: int, card: CardInstance, zone: Zone) -> int:
+    vis = zone.visibility
+    if vis == "hidden":
+        return 0
+    if card.face_down:
+        return 1 << card.controller
+    if vis == "public":
+        return ALL_PLAYERS
+    return 0 if zone.owner is None else 1 << zone.owner
+
+
+# --------------------------------------------------------------------------- trigger windows
+
+
+def _window(eng: Engine[Any], step: TriggerWindow) -> None:
+    triggers = step.triggers
+    if not triggers:
+        return
+    decider, pool = eng.spec.trigger_policy(eng, triggers)
+    if eng.spec.forced_first:
+        forced = [t for t in pool if not t.optional]
+        if forced:
+            pool = forced
+    if len(pool) == 1:
+        _take(eng, triggers, pool[0])
+        return
+    eng.ask(
+        decider,
+        "order_triggers",
+        "Choose which triggered ability resolves next",
+        [Option(key=t.id, label=t.label or t.ability, card=t.source) for t in pool],
+        resume=TriggerPick(triggers=triggers),
+    )
+
+
+def _pick(eng: Engine[Any], step: TriggerPick) -> None:
+    key = eng.answer[0]
+    for trig in step.triggers:
+        if trig.id == key:
+            _take(eng, step.triggers, trig)
+            return
+    raise EngineError(f"trigger {key!r} is not in its window")
+
+
+def _take(eng: Engine[Any], triggers: list[Trigger], chosen: Trigger) -> None:
+    rest = [t for t in triggers if t is not chosen]
+    if rest:
+        eng.push(TriggerWindow(triggers=rest))
+    if chosen.optional:
+        eng.ask(
+            chosen.player,
+            "use_trigger",
+            f"Use {chosen.label or chosen.ability}?",
+            [Option(key="yes", label="Yes", card=chosen.source), Option(key="no", label="No")],
+            resume=TriggerOptIn(trigger=chosen),
+        )
+    else:
+        eng.push(ResolveTrigger(trigger=chosen))
+
+
+def _opt_in(eng: Engine[Any], step: TriggerOptIn) -> None:
+    if eng.answer == ["yes"]:
+        _resolve(eng, ResolveTrigger(trigger=step.trigger))
+    else:
+        eng.emit("trigger_declined", player=step.trigger.player, card=step.trigger.source,
+                 data={"ability": step.trigger.ability})
+
+
+def _resolve(eng: Engine[Any], step: ResolveTrigger) -> None:
+    resolver = eng.spec.resolve_trigger
+    if resolver is None:
+        raise EngineError(f"{eng.spec.name}: triggers were collected but no resolver is set")
+    resolver(eng, step.trigger)
+
+
+_CORE_HANDLERS: dict[type[Step], Handler] = {
+    TriggerWindow: _window,
+    TriggerPick: _pick,
+    TriggerOptIn: _opt_in,
+    ResolveTrigger: _resolve,
+}
+
+
+def check_options(options: Mapping[str, Any], allowed: Iterable[str], game: str) -> None:
+    """Raise :class:`OptionsError` for any option name not in ``allowed``."""
+    allowed_set = set(allowed)
+    unknown = sorted(set(options) - allowed_set)
+    if unknown:
+        raise OptionsError(
+            f"{game}: unknown option(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(allowed_set)) or 'none'}"
+        )

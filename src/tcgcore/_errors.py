@@ -1,0 +1,122 @@
+"""The tcgcore exception tree.
+
+Every error the library raises on purpose derives from :class:`TcgcoreError`::
+
+    TcgcoreError
+    ├── IllegalChoice (ValueError)        a decision that the pending choice does not allow
+    ├── OptionsError (ValueError)         bad match options, deck lists or scenario descriptions
+    │   └── DeckError                     a deck list that breaks deck-building rules
+    ├── CardDataError (ValueError)        a card data file that does not validate
+    ├── StateDecodeError (ValueError)     save bytes that cannot be loaded
+    │   ├── FormatVersionError            saved by a newer (or unknown) envelope format
+    │   └── GameMismatchError             saved by another game, or an incompatible game version
+    ├── ReplayDivergence                  replaying a record did not reproduce it
+    ├── PluginError                       plugin registration went wrong
+    │   ├── DuplicateGameError            two plugins registered one game name
+    │   └── UnknownGameError (LookupError) no plugin registered that game name
+    └── EngineError (RuntimeError)        a game plugin broke an engine invariant
+
+Errors caused by the caller's input subclass :class:`ValueError` as well, so a
+caller that already handles ``ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CardDataError",
+    "DeckError",
+    "DuplicateGameError",
+    "EngineError",
+    "FormatVersionError",
+    "GameMismatchError",
+    "IllegalChoice",
+    "OptionsError",
+    "PluginError",
+    "ReplayDivergence",
+    "StateDecodeError",
+    "TcgcoreError",
+    "UnknownGameError",
+]
+
+
+class TcgcoreError(Exception):
+    """Base class of every error tcgcore raises on purpose."""
+
+
+class IllegalChoice(TcgcoreError, ValueError):
+    """A decision that the pending choice does not allow.
+
+    Raised by :meth:`tcgcore.Match.choose` *before* anything changes: after it the
+    match state is byte-for-byte what it was.
+
+    Attributes:
+        reason: a short machine-readable code: ``"no_pending_choice"``,
+            ``"wrong_player"``, ``"unknown_key"``, ``"duplicate_key"``,
+            ``"too_few"``, ``"too_many"`` or ``"game_over"``.
+    """
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class OptionsError(TcgcoreError, ValueError):
+    """Match options, a deck list or a scenario description that is not valid."""
+
+
+class DeckError(OptionsError):
+    """A deck list that breaks the game's deck-building rules.
+
+    Attributes:
+        problems: every violation found, each a human-readable line naming the
+            card and the rule broken. All of them are collected before raising.
+    """
+
+    def __init__(self, message: str, problems: list[str]) -> None:
+        super().__init__(message + "".join(f"\n  - {p}" for p in problems))
+        self.problems = problems
+
+
+class CardDataError(TcgcoreError, ValueError):
+    """A card definition file that does not validate; the message names file, card and field."""
+
+
+class StateDecodeError(TcgcoreError, ValueError):
+    """Bytes that cannot be decoded as a saved match or replay (corrupt or truncated)."""
+
+
+class FormatVersionError(StateDecodeError):
+    """Bytes written by a newer or unknown envelope format than this tcgcore reads."""
+
+
+class GameMismatchError(StateDecodeError):
+    """Bytes saved by another game, or by a game version this plugin cannot load."""
+
+
+class ReplayDivergence(TcgcoreError):
+    """Replaying a record did not reproduce it.
+
+    Attributes:
+        index: the 0-based index of the first decision where the replay diverged,
+            or ``None`` when every decision replayed but the final digest differs.
+    """
+
+    def __init__(self, message: str, *, index: int | None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class PluginError(TcgcoreError):
+    """A plugin could not be loaded or registered."""
+
+
+class DuplicateGameError(PluginError):
+    """Two plugins registered the same game name."""
+
+
+class UnknownGameError(PluginError, LookupError):
+    """No registered plugin provides the requested game."""
+
+
+class EngineError(TcgcoreError, RuntimeError):
+    """A game plugin broke an engine invariant (for example no handler for a step type)."""

@@ -1,0 +1,252 @@
+"""Plugin discovery: pluggy hookspecs, entry points, and the registry of games.
+
+Games and card sets are pluggy plugins. A distribution announces its plugin
+module in the entry-point group ``tcgcore``::
+
+    [project.entry-points.tcgcore]
+    my_game = "my_game_package.plugin"
+
+and that module implements the hooks below with :data:`tcgcore.hookimpl`.
+Entry points are loaded in sorted name order so hook results never depend on
+the file system's order. Setting ``TCGCORE_DISABLE_PLUGIN_AUTOLOAD=1`` (or
+``load_entrypoints=False``) turns discovery off; plugins can then be passed
+explicitly.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from ._engine import GameSpec
+from ._errors import DuplicateGameError, PluginError, UnknownGameError
+
+__all__ = [
+    "CardSet",
+    "Registry",
+    "default_registry",
+    "hookimpl",
+    "hookspec",
+    "load_registry",
+    "make_plugin_manager",
+]
+
+PROJECT = "tcgcore"
+ENTRY_POINT_GROUP = "tcgcore"
+DISABLE_ENV = "TCGCORE_DISABLE_PLUGIN_AUTOLOAD"
+
+#: Marks hook specifications (used by tcgcore itself).
+hookspec = pluggy.HookspecMarker(PROJECT)
+#: Marks hook implementations; plugin authors decorate their hook functions with it.
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """A named collection of card definitions for one game.
+
+    Attributes:
+        game: the game these cards belong to.
+        name: the set's name, unique within the game.
+        version: the set's version.
+        cards: the game's own card definition objects.
+    """
+
+    game: str
+    name: str
+    version: str
+    cards: Sequence[Any] = field(default_factory=tuple)
+
+
+class _HookSpecs:
+    """The hooks a tcgcore plugin may implement."""
+
+    @hookspec
+    def tcgcore_games(self) -> list[GameSpec[Any]]:  # type: ignore[empty-body]
+        """Return the games this plugin provides.
+
+        :returns: a list of :class:`tcgcore.GameSpec`; each name must be unique
+            across all installed plugins.
+        """
+
+    @hookspec
+    def tcgcore_card_sets(self, game: str) -> list[CardSet]:  # type: ignore[empty-body]
+        """Return the card sets this plugin provides for ``game``.
+
+        :param game: a registered game name.
+        :returns: a list of :class:`tcgcore.CardSet` (empty if none).
+        """
+
+
+def make_plugin_manager(
+    *,
+    load_entrypoints: bool | None = None,
+    plugins: Iterable[object] = (),
+    blocked: Iterable[str] = (),
+) -> tuple[pluggy.PluginManager, dict[str, tuple[str, str]]]:
+    """Build a plugin manager with tcgcore's hookspecs.
+
+    Args:
+        load_entrypoints: load the ``tcgcore`` entry points; ``None`` means yes
+            unless ``TCGCORE_DISABLE_PLUGIN_AUTOLOAD`` is set to a non-empty value.
+        plugins: extra plugin objects or modules to register (after entry points).
+        blocked: entry-point names not to load.
+
+    Returns:
+        The manager and, for each registered plugin name, the
+        ``(distribution, version)`` that provided it.
+
+    Raises:
+        PluginError: if an entry point fails to import or registers twice.
+    """
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(_HookSpecs)
+    origins: dict[str, tuple[str, str]] = {}
+    for name in blocked:
+        pm.set_blocked(name)
+    if load_entrypoints is None:
+        load_entrypoints = not os.environ.get(DISABLE_ENV)
+    if load_entrypoints:
+        eps = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
+                     key=lambda ep: (ep.name, ep.value))
+        seen: dict[str, str] = {}
+        for ep in eps:
+            if pm.is_blocked(ep.name):
+                continue
+            if ep.name in seen:
+                if seen[ep.name] == ep.value:
+                    continue  # the same distribution seen twice on sys.path
+                raise PluginError(
+                    f"two tcgcore entry points are named {ep.name!r}: "
+                    f"{seen[ep.name]} and {ep.value}"
+                )
+            seen[ep.name] = ep.value
+            try:
+                plugin = ep.load()
+            except Exception as exc:
+                raise PluginError(f"tcgcore plugin {ep.name!r} ({ep.value}) failed to load: {exc}") from exc
+            pm.register(plugin, name=ep.name)
+            dist = ep.dist
+            origins[ep.name] = (dist.name, dist.version) if dist is not None else (ep.name, "unknown")
+    for plugin in plugins:
+        name = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__name__
+        if pm.get_plugin(name) is not None:
+            continue
+        pm.register(plugin, name=name)
+        origins[name] = (name, "local")
+    pm.check_pending()
+    return pm, origins
+
+
+class Registry:
+    """The games and card sets the installed plugins provide.
+
+    A typed facade over the plugin manager's hooks (pluggy's own calls are untyped).
+
+    Raises:
+        DuplicateGameError: on construction, if two plugins register one game name.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, origins: dict[str, tuple[str, str]]) -> None:
+        self.pm = pm
+        self._origins = origins
+        self._games: dict[str, GameSpec[Any]] = {}
+        self._game_plugin: dict[str, str] = {}
+        for impl in self.pm.hook.tcgcore_games.get_hookimpls():
+            result = impl.function()
+            if not isinstance(result, list):
+                raise PluginError(f"plugin {impl.plugin_name!r}: tcgcore_games must return a list")
+            for spec in result:
+                if not isinstance(spec, GameSpec):
+                    raise PluginError(
+                        f"plugin {impl.plugin_name!r}: tcgcore_games returned {spec!r}, not a GameSpec"
+                    )
+                if spec.name in self._games:
+                    raise DuplicateGameError(
+                        f"game {spec.name!r} is registered by both plugin "
+                        f"{self._game_plugin[spec.name]!r} and plugin {impl.plugin_name!r}"
+                    )
+                dist, ver = origins.get(impl.plugin_name, (impl.plugin_name, "unknown"))
+                spec.distribution, spec.distribution_version = dist, ver
+                self._games[spec.name] = spec
+                self._game_plugin[spec.name] = impl.plugin_name
+
+    def names(self) -> list[str]:
+        """Registered game names, sorted."""
+        return sorted(self._games)
+
+    def game(self, name: str) -> GameSpec[Any]:
+        """Return the spec of a registered game.
+
+        Raises:
+            UnknownGameError: naming the game and listing the registered ones.
+        """
+        try:
+            return self._games[name]
+        except KeyError:
+            known = ", ".join(self.names()) or "none"
+            raise UnknownGameError(f"unknown game {name!r}; registered games: {known}") from None
+
+    def card_sets(self, game: str) -> list[CardSet]:
+        """Every card set the plugins provide for ``game``, sorted by name.
+
+        Raises:
+            UnknownGameError: if the game is not registered.
+            PluginError: if two sets share a name.
+        """
+        self.game(game)
+        sets: list[CardSet] = []
+        for result in self.pm.hook.tcgcore_card_sets(game=game):
+            sets.extend(result)
+        names = [s.name for s in sets]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise PluginError(f"game {game!r}: card set name(s) registered twice: {', '.join(dupes)}")
+        return sorted(sets, key=lambda s: s.name)
+
+    def plugin_versions(self, game: str) -> dict[str, str]:
+        """``{distribution: version}`` of tcgcore and the plugin providing ``game``."""
+        spec = self.game(game)
+        out = {"tcgcore": _tcgcore_version()}
+        if spec.distribution is not None:
+            out[spec.distribution] = spec.distribution_version or "unknown"
+        return out
+
+
+def _tcgcore_version() -> str:
+    try:
+        return importlib.metadata.version("tcgcore")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - source checkout
+        return "0+unknown"
+
+
+def load_registry(
+    *,
+    load_entrypoints: bool | None = None,
+    plugins: Iterable[object] = (),
+    blocked: Iterable[str] = (),
+) -> Registry:
+    """Build a fresh :class:`Registry` (see :func:`make_plugin_manager` for the arguments)."""
+    pm, origins = make_plugin_manager(load_entrypoints=load_entrypoints, plugins=plugins,
+                                      blocked=blocked)
+    return Registry(pm, origins)
+
+
+_DEFAULT: list[Registry] = []
+
+
+def default_registry(*, refresh: bool = False) -> Registry:
+    """The registry of installed plugins, built on first use and cached.
+
+    Args:
+        refresh: rebuild it (after installing a plugin at run time).
+    """
+    if refresh or not _DEFAULT:
+        _DEFAULT[:] = [load_registry()]
+    return _DEFAULT[0]

@@ -1,0 +1,129 @@
+"""Per-player views: what one seat (or a spectator) may know, and nothing more.
+
+A view never contains the RNG state, the identity of a card the viewer cannot
+see, or the instance id of such a card: a hidden card is an anonymous
+placeholder (or only counted), so a card that was revealed and then shuffled
+away cannot be tracked by its id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ._engine import GameSpec, _can_see
+from ._model import EMPTY_SLOT, Choice, GameState, Result, Visibility
+
+__all__ = ["CardView", "View", "ZoneView", "build_view"]
+
+
+class CardView(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A card as one viewer sees it.
+
+    ``id`` and ``code`` are ``None`` for a card the viewer may not identify
+    (a face-down card of another player); facing, exhaustion and counters are
+    physical facts and stay visible.
+    """
+
+    id: int | None = None
+    code: str | None = None
+    face_down: bool = False
+    exhausted: bool = False
+    controller: int | None = None
+    counters: dict[str, int] = {}
+    attached_to: int | None = None
+
+
+class ZoneView(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A zone as one viewer sees it.
+
+    Attributes:
+        count: number of cards in the zone (always public).
+        cards: the cards, top first; empty when the viewer may not look into
+            the zone at all (a deck, another player's hand). ``None`` marks an
+            empty slot of a slotted zone.
+    """
+
+    id: str
+    kind: str
+    owner: int | None = None
+    visibility: Visibility = "public"
+    count: int = 0
+    cards: list[CardView | None] = []
+
+
+class View(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Everything one seat may know about a match at this moment.
+
+    Attributes:
+        game: game name.
+        viewer: the seat, or ``None`` for a spectator.
+        zones: every zone, in creation order.
+        pending: the pending choice, only when the viewer must answer it.
+        waiting_for: the seat being waited on, and ``waiting_kind`` its
+            decision kind (public facts).
+        panel: the game's own public/private facts for this viewer.
+    """
+
+    game: str
+    viewer: int | None
+    num_players: int
+    active_player: int
+    turn: int
+    event_count: int
+    zones: list[ZoneView] = []
+    pending: Choice | None = None
+    waiting_for: int | None = None
+    waiting_kind: str | None = None
+    result: Result | None = None
+    panel: dict[str, Any] = {}
+
+
+def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -> View:
+    """Compute the view of ``state`` for ``viewer`` (``None`` = spectator)."""
+    cards = state.cards
+    zones: list[ZoneView] = []
+    for zone in state.zones.values():
+        vis = zone.visibility
+        if vis == "hidden" or (vis == "owner" and (viewer is None or viewer != zone.owner)):
+            count = sum(1 for c in zone.cards if c != EMPTY_SLOT) if zone.slotted else len(zone.cards)
+            zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
+                                  count=count))
+            continue
+        shown: list[CardView | None] = []
+        count = 0
+        for cid in zone.cards:
+            if cid == EMPTY_SLOT:
+                shown.append(None)
+                continue
+            count += 1
+            card = cards[cid]
+            if _can_see(viewer, card, zone):
+                shown.append(CardView(
+                    id=cid, code=card.code, face_down=card.face_down, exhausted=card.exhausted,
+                    controller=card.controller, counters=dict(card.counters),
+                    attached_to=card.attached_to,
+                ))
+            else:
+                shown.append(CardView(face_down=True, exhausted=card.exhausted,
+                                      controller=card.controller, counters=dict(card.counters)))
+        zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
+                              count=count, cards=shown))
+    pending = state.pending
+    panel = spec.view_extra(state, viewer) if spec.view_extra is not None else {}
+    return View(
+        game=spec.name,
+        viewer=viewer,
+        num_players=state.num_players,
+        active_player=state.active_player,
+        turn=state.turn,
+        event_count=state.event_count,
+        zones=zones,
+        pending=pending if pending is not None and viewer is not None and pending.player == viewer
+        else None,
+        waiting_for=pending.player if pending is not None else None,
+        waiting_kind=pending.kind if pending is not None else None,
+        result=state.result,
+        panel=panel,
+    )

@@ -1,0 +1,330 @@
+"""Sparks: the tiny example game that shows how to write a tcgcore game plugin.
+
+Two players each bring a deck of numbered cards (values 1 to 6, ``copies`` of
+each). Every round both players secretly set one card from hand face down in
+their arena; then both are revealed and the higher value wins the clash and
+scores a point. First to ``target`` points wins. Some cards have abilities:
+
+* Ember (1): after you lose a clash with it, you may draw a card (optional).
+* Shield (2): when a clash with it would be scored, it counts 3 higher (forced, a
+  "when" trigger that changes the outcome before it happens).
+* Flare (5): after it is revealed, you may draw a card, and you may make your
+  opponent discard the top card of their deck (two optional triggers at once:
+  the player orders them).
+* Blaze (6): after it is revealed, discard the top card of your own deck (forced).
+
+It uses only the public ``tcgcore`` API; ``docs/plugin-guide.md`` walks through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+import tcgcore
+from tcgcore import Engine, Event, Option, Step, Trigger
+
+GAME = "sparks"
+
+#: code -> (name, value, ability text)
+CARDS: dict[str, tuple[str, int, str]] = {
+    "ember": ("Ember", 1, "After you lose a clash with this card, you may draw a card."),
+    "shield": ("Shield", 2, "When a clash with this card would be scored, it counts 3 higher."),
+    "spark3": ("Spark", 3, ""),
+    "spark4": ("Bright Spark", 4, ""),
+    "flare": ("Flare", 5, "After this card is revealed, you may draw a card; you may also make "
+                          "your opponent discard the top card of their deck."),
+    "blaze": ("Blaze", 6, "After this card is revealed, discard the top card of your own deck."),
+}
+
+
+class SparksOptions(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fields=True):
+    """Options: ``target`` points to win (1..1000), ``copies`` of each card (1..50)."""
+
+    target: int = 4
+    copies: int = 2
+
+
+# ----------------------------------------------------------------- steps (tagged, data only)
+
+
+class Mulligan(Step, tag="sparks.mulligan"):
+    player: int
+
+
+class MulliganAnswer(Step, tag="sparks.mulligan_answer"):
+    player: int
+
+
+class StartRound(Step, tag="sparks.start_round"):
+    pass
+
+
+class SetCard(Step, tag="sparks.set_card"):
+    player: int
+
+
+class SetCardAnswer(Step, tag="sparks.set_card_answer"):
+    player: int
+
+
+class Reveal(Step, tag="sparks.reveal"):
+    pass
+
+
+class ScoreClash(Step, tag="sparks.score_clash"):
+    pass
+
+
+class Cleanup(Step, tag="sparks.cleanup"):
+    pass
+
+
+SparksStep = Union[  # noqa: UP007
+    tcgcore.CoreStep, Mulligan, MulliganAnswer, StartRound, SetCard, SetCardAnswer, Reveal,
+    ScoreClash, Cleanup,
+]
+
+
+class SparksState(tcgcore.GameState[SparksStep], kw_only=True):
+    """Sparks' own state: scores, the clash bonus and the options."""
+
+    scores: list[int] = []
+    bonus: list[int] = []
+    options: SparksOptions = SparksOptions()
+
+
+Eng = Engine[SparksState]
+
+
+def _z(kind: str, seat: int) -> str:
+    return f"{kind}.{seat}"
+
+
+def _draw(eng: Eng, seat: int) -> None:
+    deck = eng.zone(_z("deck", seat))
+    if deck.cards:
+        eng.move(deck.cards[0], _z("hand", seat), kind="drawn")
+
+
+def _mill(eng: Eng, seat: int) -> None:
+    deck = eng.zone(_z("deck", seat))
+    if deck.cards:
+        eng.move(deck.cards[0], _z("discard", seat), kind="milled")
+
+
+def setup(eng: Eng, options: dict[str, Any]) -> None:
+    """Build both decks, shuffle, deal 3, then ask each seat to mulligan."""
+    tcgcore.check_options(options, ("target", "copies"), GAME)
+    try:
+        opts = msgspec.convert(options, SparksOptions)
+    except msgspec.ValidationError as exc:
+        raise tcgcore.OptionsError(f"{GAME}: {exc}") from None
+    if not 1 <= opts.target <= 1000 or not 1 <= opts.copies <= 50:
+        raise tcgcore.OptionsError(f"{GAME}: target must be 1..1000 and copies 1..50")
+    state = eng.state
+    state.options = opts
+    state.scores = [0, 0]
+    state.bonus = [0, 0]
+    for seat in range(2):
+        eng.add_zone(_z("deck", seat), "deck", owner=seat, visibility="hidden")
+        eng.add_zone(_z("hand", seat), "hand", owner=seat, visibility="owner", ordered=False)
+        eng.add_zone(_z("arena", seat), "arena", owner=seat, capacity=1, slotted=True)
+        eng.add_zone(_z("discard", seat), "discard", owner=seat)
+        for code in CARDS:
+            for _ in range(opts.copies):
+                eng.add_card(code, seat, _z("deck", seat))
+        eng.shuffle(_z("deck", seat))
+        for _ in range(3):
+            _draw(eng, seat)
+    eng.push(Mulligan(player=0), Mulligan(player=1), StartRound())
+
+
+def _hand_options(eng: Eng, seat: int) -> list[Option]:
+    return [
+        Option(key=f"card:{cid}", label=f"{CARDS[eng.state.cards[cid].code][0]} "
+               f"({CARDS[eng.state.cards[cid].code][1]})", card=cid)
+        for cid in eng.zone(_z("hand", seat)).cards
+    ]
+
+
+spec: tcgcore.GameSpec[SparksState] = tcgcore.GameSpec(
+    name=GAME,
+    version="1.0.0",
+    state_type=SparksState,
+    setup=setup,
+    players=(2, 2),
+    description="Tiny example game: secret clashes of numbered cards (the plugin-guide tutorial)",
+)
+
+
+@spec.handles(Mulligan)
+def _mulligan(eng: Eng, step: Mulligan) -> None:
+    eng.ask(step.player, "mulligan", "Choose any cards to put on the bottom and redraw",
+            _hand_options(eng, step.player), min=0, max=3,
+            resume=MulliganAnswer(player=step.player))
+
+
+@spec.handles(MulliganAnswer)
+def _mulligan_answer(eng: Eng, step: MulliganAnswer) -> None:
+    seat = step.player
+    chosen = [int(k.split(":")[1]) for k in eng.answer]
+    for cid in chosen:
+        eng.move(cid, _z("deck", seat))
+    for _ in chosen:
+        _draw(eng, seat)
+    if chosen:
+        eng.shuffle(_z("deck", seat))
+
+
+@spec.handles(StartRound)
+def _start_round(eng: Eng, step: StartRound) -> None:
+    state = eng.state
+    hands = [eng.zone(_z("hand", s)).cards for s in range(2)]
+    if not hands[0] or not hands[1]:
+        a, b = state.scores
+        if a == b:
+            eng.end(draw=True, reason="exhausted", detail={"score0": a, "score1": b})
+        else:
+            eng.end(winners=[0 if a > b else 1], losers=[1 if a > b else 0], reason="exhausted",
+                    detail={"score0": a, "score1": b})
+        return
+    state.turn += 1
+    state.active_player = (state.turn - 1) % 2
+    eng.emit("round_started", player=state.active_player, amount=state.turn)
+    first = state.active_player
+    eng.push(SetCard(player=first), SetCard(player=1 - first), Reveal(), ScoreClash(), Cleanup())
+
+
+@spec.handles(SetCard)
+def _set_card(eng: Eng, step: SetCard) -> None:
+    eng.ask(step.player, "set_card", "Choose a card to set face down in your arena",
+            _hand_options(eng, step.player), resume=SetCardAnswer(player=step.player))
+
+
+@spec.handles(SetCardAnswer)
+def _set_card_answer(eng: Eng, step: SetCardAnswer) -> None:
+    cid = int(eng.answer[0].split(":")[1])
+    eng.move(cid, _z("arena", step.player), face_down=True, kind="set")
+
+
+@spec.handles(Reveal)
+def _reveal(eng: Eng, step: Reveal) -> None:
+    for seat in (eng.state.active_player, 1 - eng.state.active_player):
+        cid = eng.zone(_z("arena", seat)).cards[0]
+        eng.state.cards[cid].face_down = False
+        eng.emit("revealed", player=seat, card=cid, code=eng.state.cards[cid].code)
+    # "when" window: the clash is announced before it is scored
+    eng.emit("clash_scoring")
+
+
+@spec.handles(ScoreClash)
+def _score(eng: Eng, step: ScoreClash) -> None:
+    state = eng.state
+    values = []
+    for seat in range(2):
+        cid = eng.zone(_z("arena", seat)).cards[0]
+        values.append(CARDS[state.cards[cid].code][1] + state.bonus[seat])
+    state.bonus = [0, 0]
+    if values[0] == values[1]:
+        eng.emit("clash_tied", amount=values[0])
+        return
+    winner = 0 if values[0] > values[1] else 1
+    state.scores[winner] += 1
+    eng.emit("clash_won", player=winner, amount=values[winner],
+             data={"against": values[1 - winner], "score": state.scores[winner]})
+    eng.emit("clash_lost", player=1 - winner, card=eng.zone(_z("arena", 1 - winner)).cards[0])
+    if state.scores[winner] >= state.options.target:
+        eng.end(winners=[winner], losers=[1 - winner], reason="points",
+                detail={"score0": state.scores[0], "score1": state.scores[1]})
+
+
+@spec.handles(Cleanup)
+def _cleanup(eng: Eng, step: Cleanup) -> None:
+    for seat in range(2):
+        for cid in list(eng.zone(_z("arena", seat)).cards):
+            if cid != tcgcore.EMPTY_SLOT:
+                eng.move(cid, _z("discard", seat))
+        _draw(eng, seat)
+    eng.push(StartRound())
+
+
+# ----------------------------------------------------------------- triggered abilities
+
+
+def collect(eng: Eng, event: Event) -> list[Trigger]:
+    """Find the abilities an event triggers (called by the engine for each event)."""
+    state = eng.state
+    found: list[Trigger] = []
+    if event.kind == "revealed" and event.card is not None and event.player is not None:
+        code = state.cards[event.card].code
+        seat = event.player
+        if code == "blaze":
+            found.append(Trigger(id="", player=seat, ability="blaze_mill", source=event.card,
+                                 label="Blaze: discard your top card"))
+        elif code == "flare":
+            found.append(Trigger(id="", player=seat, ability="flare_draw", source=event.card,
+                                 optional=True, label="Flare: draw a card"))
+            found.append(Trigger(id="", player=seat, ability="flare_mill", source=event.card,
+                                 optional=True, label="Flare: opponent discards their top card"))
+    elif event.kind == "clash_scoring":
+        for seat in range(2):
+            cid = eng.zone(_z("arena", seat)).cards[0]
+            if state.cards[cid].code == "shield":
+                found.append(Trigger(id="", player=seat, ability="shield_bonus", source=cid,
+                                     timing="when", label="Shield: +3 to this clash"))
+    elif event.kind == "clash_lost" and event.card is not None and event.player is not None:
+        if state.cards[event.card].code == "ember":
+            found.append(Trigger(id="", player=event.player, ability="ember_draw",
+                                 source=event.card, optional=True, label="Ember: draw a card"))
+    return found
+
+
+def resolve(eng: Eng, trigger: Trigger) -> None:
+    """Carry out one triggered ability."""
+    seat = trigger.player
+    if trigger.ability == "blaze_mill":
+        _mill(eng, seat)
+    elif trigger.ability in ("flare_draw", "ember_draw"):
+        _draw(eng, seat)
+    elif trigger.ability == "flare_mill":
+        _mill(eng, 1 - seat)
+    elif trigger.ability == "shield_bonus":
+        eng.state.bonus[seat] += 3
+    eng.emit("ability", player=seat, card=trigger.source, data={"ability": trigger.ability})
+
+
+spec.collect_triggers = collect
+spec.trigger_kinds = frozenset({"revealed", "clash_scoring", "clash_lost"})
+spec.resolve_trigger = resolve
+
+
+def view_extra(state: SparksState, viewer: int | None) -> dict[str, Any]:
+    """Public panel: scores and the target."""
+    return {"scores": list(state.scores), "target": state.options.target}
+
+
+def describe(state: SparksState, event: Event) -> str:
+    """One readable line per event."""
+    name = CARDS[event.code][0] if event.code else "a card"
+    who = f"P{event.player}" if event.player is not None else ""
+    if event.kind in ("moved", "drawn", "set", "milled"):
+        return f"{who} {event.kind} {name} ({event.src} -> {event.dst})"
+    if event.kind == "revealed":
+        return f"{who} reveals {name}"
+    if event.kind == "clash_won":
+        return f"{who} wins the clash with {event.amount} against {event.data.get('against')}"
+    if event.kind == "round_started":
+        return f"--- round {event.amount} ---"
+    return f"{who} {event.kind} {dict(event.data) if event.data else ''}".strip()
+
+
+spec.view_extra = view_extra
+spec.describe_event = describe
+
+
+@tcgcore.hookimpl
+def tcgcore_games() -> list[tcgcore.GameSpec[Any]]:
+    """Register Sparks."""
+    return [spec]

@@ -1,0 +1,288 @@
+"""Helpers every game plugin author can use in their own test suite.
+
+The main one is :func:`random_playout_check`, the conformance check: it plays
+many seeded random games to the end and, after every decision, checks that
+
+* the match serialises and deserialises (msgpack and JSON alternately) to the
+  very same state bytes, and the loaded copy continues identically;
+* illegal answers (wrong seat, unknown key, wrong count) raise
+  :class:`tcgcore.IllegalChoice` and leave the state byte-for-byte unchanged;
+* no view leaks hidden information: swapping the identities (or the order) of
+  two cards a seat cannot see does not change that seat's view, hidden cards
+  carry no instance id, redacted events carry no identity, and the pending
+  choice is shown only to its chooser;
+* every game ends with a well-formed result and its replay verifies.
+
+Usage in a plugin's tests::
+
+    from tcgcore.testing import random_playout_check
+
+    def test_conformance():
+        report = random_playout_check("my_game", seeds=range(50))
+        assert report.games == 50
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from ._agents import Agent, RandomAgent
+from ._errors import IllegalChoice
+from ._match import Match, new_match, replay
+from ._model import EMPTY_SLOT, Choice
+from ._plugins import Registry
+from ._views import build_view
+
+__all__ = ["ConformanceError", "ConformanceReport", "assert_illegal_choices_atomic",
+           "assert_view_hides", "random_playout_check"]
+
+
+class ConformanceError(AssertionError):
+    """A conformance check failed; the message names the game, seed and decision."""
+
+
+@dataclass
+class ConformanceReport:
+    """What :func:`random_playout_check` played.
+
+    Attributes:
+        games: games played to the end.
+        decisions: decisions made in all games.
+        reasons: how many games ended for each result reason.
+        draws: games that ended in a draw.
+        longest: most decisions in one game.
+    """
+
+    games: int = 0
+    decisions: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    draws: int = 0
+    longest: int = 0
+
+
+def _fail(game: str, seed: int, index: int, message: str) -> ConformanceError:
+    return ConformanceError(f"{game} seed {seed} decision {index}: {message}")
+
+
+def assert_illegal_choices_atomic(match: Match[Any]) -> None:
+    """Try illegal answers to the pending choice; each must raise and change nothing.
+
+    Raises:
+        ConformanceError: an illegal answer was accepted or changed the state.
+    """
+    choice = match.pending
+    if choice is None:
+        return
+    before = match.state_bytes()
+    n_dec = len(match.decisions)
+    attempts: list[tuple[int, Any]] = [(choice.player, "\x00no-such-option")]
+    if match.state.num_players > 1:
+        attempts.append(((choice.player + 1) % match.state.num_players, choice.options[0].key))
+    if choice.max < len(choice.options):
+        attempts.append((choice.player, [o.key for o in choice.options[: choice.max + 1]]))
+    if choice.min > 0:
+        attempts.append((choice.player, []))
+    if choice.max > 1:
+        attempts.append((choice.player, [choice.options[0].key, choice.options[0].key]))
+    for player, keys in attempts:
+        try:
+            match.choose(player, keys)
+        except IllegalChoice:
+            pass
+        else:
+            raise ConformanceError(f"{match.game}: illegal answer {keys!r} by seat {player} "
+                                   f"to {choice.kind!r} was accepted")
+        if match.state_bytes() != before or len(match.decisions) != n_dec:
+            raise ConformanceError(f"{match.game}: illegal answer {keys!r} changed the state")
+
+
+def assert_view_hides(match: Match[Any], player: int | None) -> None:
+    """Check that ``player``'s view depends on nothing ``player`` may not know.
+
+    Swaps the codes of two hidden cards with different codes, and the order of
+    two cards in a zone the player cannot look into, and requires the view to
+    stay byte-identical. Also checks that hidden cards carry no id and that
+    redacted events and the pending choice give nothing away.
+
+    Raises:
+        ConformanceError: describing the leak.
+    """
+    spec = match.spec
+    state = match.state
+    engine = match.engine
+    enc = msgspec.msgpack.Encoder()
+    view = build_view(spec, state, player)
+    base = enc.encode(view)
+    hidden = [c for c in state.cards if not engine.can_see(player, c)]
+    visible_ids = {c.id for c in state.cards if engine.can_see(player, c)}
+    for zv in view.zones:
+        for cv in zv.cards:
+            if cv is not None and cv.id is not None and cv.id not in visible_ids:
+                raise ConformanceError(f"{match.game}: view of {player} shows id of hidden card {cv.id}")
+            if cv is not None and cv.id is None and cv.code is not None:
+                raise ConformanceError(f"{match.game}: anonymous card with a code in zone {zv.id}")
+    if view.pending is not None and view.pending.player != player:
+        raise ConformanceError(f"{match.game}: view of {player} shows another seat's choice")
+    # 1. identity swap between two hidden cards of different codes
+    pair = None
+    for i, a in enumerate(hidden):
+        for b in hidden[i + 1:]:
+            if a.code != b.code:
+                pair = (a.id, b.id)
+                break
+        if pair:
+            break
+    if pair is not None:
+        clone = match.clone()
+        ca, cb = clone.state.cards[pair[0]], clone.state.cards[pair[1]]
+        ca.code, cb.code = cb.code, ca.code
+        if enc.encode(build_view(spec, clone.state, player)) != base:
+            raise ConformanceError(
+                f"{match.game}: view of {player} changes when hidden cards {pair[0]} and "
+                f"{pair[1]} swap identities (it leaks hidden information)"
+            )
+    # 2. order swap inside a zone the player cannot look into
+    for zone in state.zones.values():
+        closed = zone.visibility == "hidden" or (
+            zone.visibility == "owner" and (player is None or player != zone.owner))
+        real = [c for c in zone.cards if c != EMPTY_SLOT]
+        if closed and len(real) >= 2:
+            clone = match.clone()
+            cards = clone.state.zones[zone.id].cards
+            i, j = cards.index(real[0]), cards.index(real[-1])
+            cards[i], cards[j] = cards[j], cards[i]
+            if enc.encode(build_view(spec, clone.state, player)) != base:
+                raise ConformanceError(
+                    f"{match.game}: view of {player} changes when the order of hidden zone "
+                    f"{zone.id} changes"
+                )
+            break
+    # 3. pending choice options refer only to cards the chooser may know
+    choice: Choice | None = view.pending
+    if choice is not None and player is not None:
+        for opt in choice.options:
+            if opt.card is None or opt.card in visible_ids:
+                continue
+            card = state.cards[opt.card]
+            if state.zones[card.zone].owner != player:
+                raise ConformanceError(
+                    f"{match.game}: option {opt.key!r} of {choice.kind!r} names hidden card "
+                    f"{opt.card} of another player"
+                )
+    # 4. redacted events
+    if player != "all":
+        for ev in match.events_since(max(0, state.event_count - 50), player=player):
+            if not ev.visible_to(player) and (ev.card is not None or ev.code is not None
+                                              or ev.secret):
+                raise ConformanceError(f"{match.game}: event {ev.seq} not redacted for {player}")
+
+
+def _check_result(match: Match[Any]) -> str | None:
+    res = match.result
+    if res is None:
+        return "the game did not end"
+    n = match.state.num_players
+    seats = set(range(n))
+    if not set(res.winners) <= seats or not set(res.losers) <= seats:
+        return f"result names seats outside 0..{n - 1}: {res}"
+    if set(res.winners) & set(res.losers):
+        return f"a seat both won and lost: {res}"
+    if res.draw and res.winners:
+        return f"a draw with winners: {res}"
+    if not res.reason:
+        return "the result has no reason code"
+    if match.pending is not None:
+        return "a choice is pending after the end"
+    return None
+
+
+def random_playout_check(
+    game: str,
+    *,
+    seeds: Iterable[int] = range(20),
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    registry: Registry | None = None,
+    agents: Callable[[int, int], Agent] | None = None,
+    max_decisions: int = 20_000,
+    roundtrip: bool = True,
+    check_views: bool = True,
+    check_illegal: bool = True,
+    check_every: int = 1,
+) -> ConformanceReport:
+    """Play seeded games to the end and check the engine's guarantees after every decision.
+
+    Args:
+        game: registered game name.
+        seeds: one game per seed (the match seed; agents are seeded from it).
+        players: seats per game (game default if ``None``).
+        options: game options.
+        registry: where to find the game.
+        agents: ``agents(seed, seat) -> Agent``; uniform random by default.
+        max_decisions: a game longer than this fails the check.
+        roundtrip: save/load at every checked decision and continue from the copy.
+        check_views: run :func:`assert_view_hides` for every seat and a spectator.
+        check_illegal: run :func:`assert_illegal_choices_atomic`.
+        check_every: run the expensive checks every this many decisions.
+
+    Returns:
+        A :class:`ConformanceReport`.
+
+    Raises:
+        ConformanceError: the first failed check, naming game, seed and decision.
+    """
+    opts = dict(options or {})
+    report = ConformanceReport()
+    for seed in seeds:
+        a = new_match(game, seed=seed, players=players, registry=registry, **opts)
+        b = new_match(game, seed=seed, players=players, registry=registry, **opts)
+        n = a.state.num_players
+        seat_agents = [agents(seed, s) if agents else RandomAgent(seed * 7919 + s) for s in range(n)]
+        index = 0
+        while a.result is None:
+            if index >= max_decisions:
+                raise _fail(game, seed, index, f"no result after {max_decisions} decisions")
+            choice = a.pending
+            if choice is None:
+                raise _fail(game, seed, index, "neither a result nor a pending choice")
+            if index % check_every == 0:
+                if roundtrip:
+                    raw = b.to_json() if index % 2 else b.to_bytes()
+                    b = Match.from_bytes(raw, registry=registry)
+                    if b.state_bytes() != a.state_bytes():
+                        raise _fail(game, seed, index, "state differs after save and load")
+                if check_illegal:
+                    try:
+                        assert_illegal_choices_atomic(a)
+                    except ConformanceError as exc:
+                        raise _fail(game, seed, index, str(exc)) from None
+                if check_views:
+                    try:
+                        for seat in [*range(n), None]:
+                            assert_view_hides(a, seat)
+                    except ConformanceError as exc:
+                        raise _fail(game, seed, index, str(exc)) from None
+            keys = seat_agents[choice.player].decide(a, choice)
+            a.choose(choice.player, keys)
+            b.choose(choice.player, keys)
+            index += 1
+        if b.state_bytes() != a.state_bytes():
+            raise _fail(game, seed, index, "the loaded copy ended in a different state")
+        problem = _check_result(a)
+        if problem:
+            raise _fail(game, seed, index, problem)
+        rebuilt = replay(a.replay(), registry=registry)
+        if rebuilt.digest() != a.digest():
+            raise _fail(game, seed, index, "replay did not reproduce the final state")
+        report.games += 1
+        report.decisions += index
+        report.longest = max(report.longest, index)
+        assert a.result is not None
+        report.reasons[a.result.reason] += 1
+        report.draws += a.result.draw
+    return report

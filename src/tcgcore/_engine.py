@@ -669,10 +669,15 @@ class Engine(Generic[S]):
             if state.triggers:
                 window = TriggerWindow(triggers=state.triggers)
                 state.triggers = []
-                if state.pending is not None:
+                if _asked(state):
                     stack.insert(len(stack) - 1, window)
                 else:
                     stack.append(window)
+
+
+def _asked(state: GameState[Any]) -> bool:
+    # a function, so the type checker does not keep the loop condition's narrowing
+    return state.pending is not None
 
 
 def _can_see(player: int | None, card: CardInstance, zone: Zone) -> bool:

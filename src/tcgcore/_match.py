@@ -271,7 +271,7 @@ class Match(Generic[S]):
             raise ValueError(f"no seat {player} in a {self.state.num_players}-seat match")
         return build_view(self.spec, self.state, player)
 
-    def events_since(self, n: int = 0, *, player: int | None | Literal["all"] = "all") -> list[Event]:
+    def events_since(self, n: int = 0, *, player: int | Literal["all"] | None = "all") -> list[Event]:
         """Events with ``seq >= n`` that this session recorded.
 
         Args:
@@ -468,7 +468,7 @@ def new_match(
     spec = reg.game(game)
     seats = spec.default_players if players is None else players
     lo, hi = spec.players
-    if not isinstance(seats, int) or not lo <= seats <= hi:
+    if type(seats) is not int or not lo <= seats <= hi:
         raise OptionsError(f"{game}: players must be {lo}..{hi}, got {seats!r}")
     try:
         msgspec.json.encode(options)

@@ -73,7 +73,7 @@ class Rng(msgspec.Struct, kw_only=True, omit_defaults=True):
         Raises:
             ValueError: if the seed is negative or does not fit in 64 bits.
         """
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        if type(seed) is not int:
             raise ValueError(f"seed must be an int, got {type(seed).__name__}")
         if not 0 <= seed <= _MASK:
             raise ValueError(f"seed must be in 0..2**64-1, got {seed}")

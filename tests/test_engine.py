@@ -1,0 +1,179 @@
+"""The step-queue engine: moves, zones, choices, timing windows and trigger policies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import tcgcore
+from tcgcore import ALL_PLAYERS, EngineError, Option, Step, Trigger
+from tcgcore.examples import sparks
+
+from .helpers import give_hand, set_cards, skip_mulligans
+
+
+def _new(registry: tcgcore.Registry, seed: int = 1) -> tcgcore.Match[Any]:
+    return tcgcore.new_match("sparks", seed=seed, registry=registry)
+
+
+def _round_with(registry: tcgcore.Registry, p0: str, p1: str, seed: int = 1) -> tcgcore.Match[Any]:
+    m = _new(registry, seed)
+    a = give_hand(m, 0, [p0, "spark3", "spark4"])[0]
+    b = give_hand(m, 1, [p1, "spark3", "spark4"])[0]
+    skip_mulligans(m)
+    set_cards(m, a, b)
+    return m
+
+
+def test_move_emits_one_redacted_event(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    eng = m.engine
+    card = eng.zone("deck.0").cards[0]
+    ev = eng.move(card, "hand.0")
+    assert (ev.kind, ev.src, ev.dst, ev.card) == ("moved", "deck.0", "hand.0", card)
+    assert ev.seen_by == 0b01  # deck hidden to all, hand seen by its owner
+    assert m.state.cards[card].zone == "hand.0"
+    public = eng.move(card, "discard.0")
+    assert public.seen_by == ALL_PLAYERS
+    # the owner sees the identity, the opponent and spectators do not
+    e0 = m.events_since(ev.seq, player=0)[0]
+    e1 = m.events_since(ev.seq, player=1)[0]
+    spectator = m.events_since(ev.seq, player=None)[0]
+    assert e0.code is not None and e1.code is None and e1.card is None and spectator.card is None
+    assert e1.src == "deck.0" and e1.dst == "hand.0"  # where it went is public
+
+
+def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    eng = m.engine
+    deck = eng.zone("deck.0")
+    top, second = deck.cards[0], deck.cards[1]
+    eng.move(second, "deck.0", index=0)
+    assert deck.cards[:2] == [second, top]
+    eng.move(top, "arena.0")  # first empty slot
+    assert eng.zone("arena.0").cards == [top]
+    before = list(deck.cards)
+    with pytest.raises(EngineError, match="no empty slot"):
+        eng.move(second, "arena.0")
+    assert deck.cards == before and m.state.cards[second].zone == "deck.0"
+    with pytest.raises(EngineError, match="no slot 3"):
+        eng.move(second, "arena.1", slot=3)
+    with pytest.raises(EngineError, match="no zone"):
+        eng.move(second, "graveyard")
+    with pytest.raises(EngineError, match="no card instance"):
+        eng.move(10_000, "hand.0")
+
+
+def test_zone_and_card_creation_errors(registry: tcgcore.Registry) -> None:
+    eng = _new(registry).engine
+    with pytest.raises(EngineError, match="already exists"):
+        eng.add_zone("hand.0", "hand")
+    with pytest.raises(EngineError, match="capacity"):
+        eng.add_zone("x", "x", slotted=True)
+    capped = eng.add_zone("capped", "pile", capacity=1)
+    eng.add_card("spark3", 0, "capped")
+    with pytest.raises(EngineError, match="full"):
+        eng.add_card("spark3", 0, "capped")
+    assert len(capped.cards) == 1
+
+
+def test_ask_validates_the_choice_it_builds(registry: tcgcore.Registry) -> None:
+    eng = _new(registry).engine
+    with pytest.raises(EngineError, match="pending"):
+        eng.ask(0, "x", "?", [Option(key="a", label="A")], resume=sparks.StartRound())
+    eng.state.pending = None
+    with pytest.raises(EngineError, match="repeated"):
+        eng.ask(0, "x", "?", [Option(key="a", label="A"), Option(key="a", label="B")],
+                resume=sparks.StartRound())
+    with pytest.raises(EngineError, match=r"asks 2\.\.2 of 1"):
+        eng.ask(0, "x", "?", [Option(key="a", label="A")], min=2, max=2,
+                resume=sparks.StartRound())
+    with pytest.raises(EngineError, match="answer"):
+        _ = eng.answer
+
+
+def test_missing_handler_and_empty_stack_are_engine_errors(registry: tcgcore.Registry) -> None:
+    class Orphan(Step, tag="test.orphan"):
+        pass
+
+    eng = _new(registry).engine
+    eng.state.pending = None
+    eng.state.stack = [Orphan()]
+    with pytest.raises(EngineError, match="no handler for step Orphan"):
+        eng.run()
+    eng.state.stack = []
+    with pytest.raises(EngineError, match="no pending work"):
+        eng.run()
+
+
+def test_forced_after_trigger_resolves_without_a_choice(registry: tcgcore.Registry) -> None:
+    # Blaze: forced "after revealed" trigger mills its owner's top card
+    m = _round_with(registry, "blaze", "spark3")
+    kinds = [e.kind for e in m.events_since(0)]
+    assert "milled" in kinds
+    ability = [e for e in m.events_since(0) if e.kind == "ability"]
+    assert ability and ability[0].data["ability"] == "blaze_mill"
+
+
+def test_simultaneous_optional_triggers_are_ordered_then_opted_in(
+    registry: tcgcore.Registry,
+) -> None:
+    # Flare has two optional abilities on one event: its controller orders them
+    m = _round_with(registry, "flare", "spark3")
+    choice = m.pending
+    assert choice is not None and choice.kind == "order_triggers" and choice.player == 0
+    assert len(choice.options) == 2
+    mill_key = next(o.key for o in choice.options if "opponent" in o.label)
+    m.choose(0, mill_key)
+    optin = m.pending
+    assert optin is not None and optin.kind == "use_trigger" and optin.keys == ["yes", "no"]
+    opp_deck = len(m.state.zones["deck.1"].cards)
+    m.choose(0, "yes")
+    assert len(m.state.zones["deck.1"].cards) == opp_deck - 1
+    # the remaining trigger is offered next; declining records an event
+    again = m.pending
+    assert again is not None and again.kind == "use_trigger"
+    m.choose(0, "no")
+    assert any(e.kind == "trigger_declined" for e in m.events_since(0))
+
+
+def test_when_trigger_changes_the_outcome_before_it_happens(registry: tcgcore.Registry) -> None:
+    # Shield (2) gets +3 "when" the clash would be scored: 5 beats Bright Spark (4)
+    m = _round_with(registry, "shield", "spark4")
+    won = [e for e in m.events_since(0) if e.kind == "clash_won"]
+    assert won and won[0].player == 0 and won[0].amount == 5
+
+
+def test_active_player_first_policy_orders_seats(registry: tcgcore.Registry) -> None:
+    eng = _new(registry).engine
+    eng.state.active_player = 1
+    trigs = [Trigger(id="a", player=0, ability="x"), Trigger(id="b", player=1, ability="y")]
+    seat, pool = tcgcore.active_player_first(eng, trigs)
+    assert seat == 1 and [t.id for t in pool] == ["b"]
+
+
+def test_priority_and_decided_by_policies(registry: tcgcore.Registry) -> None:
+    eng = _new(registry).engine
+    trigs = [Trigger(id="slow", player=0, ability="x", priority=100),
+             Trigger(id="fast", player=1, ability="y", priority=400)]
+    seat, pool = tcgcore.highest_priority_first(eng, trigs)
+    assert seat == 1 and [t.id for t in pool] == ["fast"]
+    lead = tcgcore.decided_by(lambda e: 1)
+    seat, pool = lead(eng, trigs)
+    assert seat == 1 and len(pool) == 2
+
+
+def test_each_trigger_resolves_once_per_occurrence(registry: tcgcore.Registry) -> None:
+    m = _round_with(registry, "blaze", "blaze")
+    abilities = [e for e in m.events_since(0) if e.kind == "ability"]
+    assert sorted(e.player for e in abilities if e.player is not None) == [0, 1]
+    # the active player of that round (seat 0 in round 1) resolved first
+    first_round = next(e for e in m.events_since(0) if e.kind == "round_started")
+    assert first_round.amount == 1
+    assert abilities[0].player == first_round.player == 0
+
+
+def test_spec_rejects_duplicate_handlers() -> None:
+    with pytest.raises(EngineError, match="already has a handler"):
+        sparks.spec.handles(sparks.StartRound)(lambda eng, step: None)

@@ -1,0 +1,242 @@
+"""The match facade: choices, results, events, saves, loads and replays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+import tcgcore
+from tcgcore import IllegalChoice, Match
+from tcgcore.examples import sparks
+
+from .helpers import skip_mulligans
+
+
+def _new(registry: tcgcore.Registry, seed: int = 1, **options: Any) -> Match[sparks.SparksState]:
+    return tcgcore.new_match("sparks", seed=seed, registry=registry, **options)
+
+
+def test_new_match_runs_to_first_choice(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    assert m.result is None
+    choice = m.pending
+    assert choice is not None
+    assert (choice.player, choice.kind, choice.min, choice.max) == (0, "mulligan", 0, 3)
+    assert len(choice.options) == 3
+    assert all(o.key.startswith("card:") and o.label for o in choice.options)
+
+
+@pytest.mark.parametrize(
+    ("player", "keys", "reason"),
+    [
+        (1, [], "wrong_player"),
+        (0, ["nope"], "unknown_key"),
+        (0, ["card:0", "card:0"], "duplicate_key"),
+    ],
+)
+def test_illegal_choices_raise_and_change_nothing(
+    registry: tcgcore.Registry, player: int, keys: list[str], reason: str
+) -> None:
+    m = _new(registry)
+    before = m.to_bytes()
+    if reason == "duplicate_key":
+        key = m.pending.options[0].key  # type: ignore[union-attr]
+        keys = [key, key]
+    with pytest.raises(IllegalChoice) as info:
+        m.choose(player, keys)
+    assert info.value.reason == reason
+    assert issubclass(type(info.value), ValueError)
+    assert m.to_bytes() == before
+
+
+def test_count_limits(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    skip_mulligans(m)
+    choice = m.pending
+    assert choice is not None and choice.kind == "set_card"
+    before = m.to_bytes()
+    with pytest.raises(IllegalChoice) as few:
+        m.choose(choice.player, [])
+    assert few.value.reason == "too_few"
+    with pytest.raises(IllegalChoice) as many:
+        m.choose(choice.player, choice.keys[:2])
+    assert many.value.reason == "too_many"
+    assert m.to_bytes() == before
+
+
+def test_choose_after_end_and_messages(registry: tcgcore.Registry) -> None:
+    m = _new(registry, target=1)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    assert m.result is not None and m.pending is None
+    with pytest.raises(IllegalChoice, match="over") as info:
+        m.choose(0, "card:1")
+    assert info.value.reason == "game_over"
+
+
+def test_result_shape(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=4)
+    result = tcgcore.play_out(m, [tcgcore.RandomAgent(3), tcgcore.RandomAgent(4)])
+    assert result is not None
+    assert result.reason in ("points", "exhausted")
+    if not result.draw:
+        assert len(result.winners) == 1 and result.losers == [1 - result.winners[0]]
+
+
+def test_options_are_validated(registry: tcgcore.Registry) -> None:
+    with pytest.raises(tcgcore.OptionsError, match="unknown option"):
+        _new(registry, colour="red")
+    with pytest.raises(tcgcore.OptionsError, match="target"):
+        _new(registry, target=0)
+    with pytest.raises(tcgcore.OptionsError, match="players"):
+        tcgcore.new_match("sparks", seed=1, players=3, registry=registry)
+    with pytest.raises(tcgcore.OptionsError, match="JSON"):
+        _new(registry, target=object())
+    with pytest.raises(ValueError, match="seed"):
+        tcgcore.new_match("sparks", seed=-5, registry=registry)
+
+
+def test_unknown_game_is_clear(registry: tcgcore.Registry) -> None:
+    with pytest.raises(tcgcore.UnknownGameError, match=r"'chess'.*sparks"):
+        tcgcore.new_match("chess", seed=1, registry=registry)
+
+
+def test_same_seed_same_decisions_same_bytes(registry: tcgcore.Registry) -> None:
+    runs = []
+    for _ in range(2):
+        m = _new(registry, seed=99)
+        tcgcore.play_out(m, [tcgcore.RandomAgent(5), tcgcore.RandomAgent(6)])
+        runs.append((m.to_bytes(), m.digest()))
+    assert runs[0] == runs[1]
+    other = _new(registry, seed=100)
+    tcgcore.play_out(other, [tcgcore.RandomAgent(5), tcgcore.RandomAgent(6)])
+    assert other.digest() != runs[0][1]
+
+
+@pytest.mark.parametrize("fmt", ["msgpack", "json"])
+def test_round_trip_at_every_decision(registry: tcgcore.Registry, fmt: str) -> None:
+    m = _new(registry, seed=8)
+    agents = [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)]
+    while m.result is None:
+        data = m.to_bytes() if fmt == "msgpack" else m.to_json()
+        loaded = (Match.from_bytes(data, registry=registry) if fmt == "msgpack"
+                  else Match.from_json(data, registry=registry))
+        assert loaded.state_bytes() == m.state_bytes()
+        assert loaded.decisions == m.decisions
+        choice = m.pending
+        assert choice is not None
+        keys = agents[choice.player].decide(m, choice)
+        m.choose(choice.player, keys)
+        loaded.choose(choice.player, keys)
+        assert loaded.state_bytes() == m.state_bytes()
+
+
+def test_json_save_is_readable(registry: tcgcore.Registry) -> None:
+    doc = msgspec.json.decode(_new(registry).to_json())
+    assert doc["format"] == tcgcore.FORMAT_VERSION
+    assert doc["game"] == "sparks" and doc["game_version"] == "1.0.0"
+    assert doc["seed"] == 1 and "tcgcore" in doc["plugins"]
+    assert doc["state"]["pending"]["kind"] == "mulligan"
+
+
+def test_corrupt_and_truncated_bytes(registry: tcgcore.Registry) -> None:
+    good = _new(registry).to_bytes()
+    for bad in (b"", b"\x00\x01garbage", good[: len(good) // 2], good[:-3]):
+        with pytest.raises(tcgcore.StateDecodeError):
+            Match.from_bytes(bad, registry=registry)
+    with pytest.raises(tcgcore.StateDecodeError):
+        Match.from_json(b'{"format": 1, "game": "sparks"', registry=registry)
+    with pytest.raises(tcgcore.StateDecodeError, match="expected bytes"):
+        Match.from_bytes("text", registry=registry)  # type: ignore[arg-type]
+
+
+def _edit_json(data: bytes, **changes: object) -> bytes:
+    doc = msgspec.json.decode(data)
+    doc.update(changes)
+    return msgspec.json.encode(doc)
+
+
+def test_newer_format_wrong_game_and_incompatible_version(registry: tcgcore.Registry) -> None:
+    good = _new(registry).to_json()
+    with pytest.raises(tcgcore.FormatVersionError, match="format 99"):
+        Match.from_json(_edit_json(good, format=99), registry=registry)
+    with pytest.raises(tcgcore.GameMismatchError, match="expected a 'guimi_revival' save"):
+        Match.from_json(good, registry=registry, game="guimi_revival")
+    with pytest.raises(tcgcore.UnknownGameError):
+        Match.from_json(_edit_json(good, game="chess"), registry=registry)
+    with pytest.raises(tcgcore.GameMismatchError, match=r"2\.0\.0"):
+        Match.from_json(_edit_json(good, game_version="2.0.0"), registry=registry)
+    # a compatible minor version loads
+    assert Match.from_json(_edit_json(good, game_version="1.9.0"), registry=registry).pending
+
+
+def test_schema_violations_and_broken_invariants(registry: tcgcore.Registry) -> None:
+    good = msgspec.json.decode(_new(registry).to_json())
+    bad_type = dict(good, state=dict(good["state"], turn="three"))
+    with pytest.raises(tcgcore.StateDecodeError, match="turn"):
+        Match.from_json(msgspec.json.encode(bad_type), registry=registry)
+    cards = list(good["state"]["cards"])
+    cards[0] = list(cards[0])
+    cards[0][4] = "nowhere"  # the zone field of an array-like card
+    bad_zone = dict(good, state=dict(good["state"], cards=cards))
+    with pytest.raises(tcgcore.StateDecodeError, match="unknown zone"):
+        Match.from_json(msgspec.json.encode(bad_zone), registry=registry)
+
+
+def test_clone_is_independent(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=3)
+    c = m.clone()
+    assert c.state_bytes() == m.state_bytes()
+    choice = m.pending
+    assert choice is not None
+    c.choose(choice.player, [])
+    assert c.state_bytes() != m.state_bytes()
+    assert m.pending is not None and m.pending.kind == "mulligan" and len(m.decisions) == 0
+
+
+def test_replay_verifies_and_reports_divergence(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=12)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    record = m.replay()
+    assert tcgcore.replay(record, registry=registry).digest() == m.digest()
+    for data in (record.to_bytes(), record.to_json()):
+        assert tcgcore.replay(data, registry=registry).digest() == record.digest
+    # a changed decision: the first divergent index is reported
+    decisions = list(record.decisions)
+    decisions[5] = tcgcore.Decision(player=decisions[5].player, keys=["card:999"],
+                                    kind=decisions[5].kind, options=decisions[5].options)
+    broken = msgspec.structs.replace(record, decisions=decisions)
+    with pytest.raises(tcgcore.ReplayDivergence) as info:
+        tcgcore.replay(broken, registry=registry)
+    assert info.value.index == 5
+    # a different seed reaches other choices early or another final state
+    other = msgspec.structs.replace(record, digest="0" * 32)
+    with pytest.raises(tcgcore.ReplayDivergence) as final:
+        tcgcore.replay(other, registry=registry)
+    assert final.value.index is None
+
+
+def test_replay_refuses_other_major_version(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    record = msgspec.structs.replace(m.replay(), game_version="3.0.0")
+    with pytest.raises(tcgcore.GameMismatchError, match=r"3\.0\.0"):
+        tcgcore.replay(record, registry=registry)
+    with pytest.raises(tcgcore.FormatVersionError):
+        tcgcore.ReplayRecord.from_bytes(msgspec.json.encode(
+            dict(msgspec.json.decode(m.replay().to_json()), format=7)))
+    with pytest.raises(tcgcore.StateDecodeError):
+        tcgcore.ReplayRecord.from_bytes(b"\xc1\xc1")
+
+
+def test_events_since_is_incremental(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=2)
+    first = m.events_since(0)
+    assert [e.seq for e in first] == list(range(len(first)))
+    n = m.state.event_count
+    skip_mulligans(m)
+    later = m.events_since(n)
+    assert later and later[0].seq == n
+    assert m.events_since(m.state.event_count) == []
+    loaded = Match.from_bytes(m.to_bytes(), registry=registry)
+    assert loaded.events_since(0) == []  # history before a load is not kept

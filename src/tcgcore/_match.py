@@ -72,6 +72,34 @@ class _EnvelopeHead(msgspec.Struct, kw_only=True):
     game_version: str = ""
 
 
+def _looks_like_json(data: bytes) -> bool:
+    """Saves are sniffed: JSON starts with ``{`` (after white space); msgpack never does."""
+    return data[:64].lstrip()[:1] == b"{"
+
+
+def _read_head(data: bytes, *, is_json: bool, what: str) -> _EnvelopeHead:
+    """Decode and check the envelope's head: format version and kind (``match``/``replay``).
+
+    Raises:
+        StateDecodeError: not a tcgcore file, or the other kind of file.
+        FormatVersionError: a format this tcgcore does not read.
+    """
+    label = "replay" if what == "replay" else "save"
+    try:
+        head = (msgspec.json.decode(data, type=_EnvelopeHead) if is_json
+                else msgspec.msgpack.decode(data, type=_EnvelopeHead))
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        fmt = "JSON" if is_json else "msgpack"
+        raise StateDecodeError(f"not a tcgcore {label} ({fmt}): {exc}") from None
+    if head.format > FORMAT_VERSION or head.format < 1:
+        raise FormatVersionError(
+            f"{label} format {head.format} is not supported (this tcgcore reads {FORMAT_VERSION})"
+        )
+    if head.what != what:
+        raise StateDecodeError(f"expected a {label}, found a {head.what!r} file")
+    return head
+
+
 class ReplayRecord(msgspec.Struct, kw_only=True):
     """Everything needed to reproduce a match: seed, options, decisions, final digest.
 
@@ -112,18 +140,11 @@ class ReplayRecord(msgspec.Struct, kw_only=True):
             StateDecodeError: corrupt or truncated bytes.
             FormatVersionError: written by a newer envelope format.
         """
-        is_json = data[:1] in (b"{", b" ", b"\n", b"\t", b"\r")
-        try:
-            head = (msgspec.json.decode(data, type=_EnvelopeHead) if is_json
-                    else msgspec.msgpack.decode(data, type=_EnvelopeHead))
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise StateDecodeError(f"not a tcgcore replay: {exc}") from None
-        if head.format > FORMAT_VERSION or head.format < 1:
-            raise FormatVersionError(
-                f"replay format {head.format} is not supported (this tcgcore reads {FORMAT_VERSION})"
-            )
-        if head.what != "replay":
-            raise StateDecodeError(f"expected a replay, found a saved {head.what!r}")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise StateDecodeError(f"expected bytes, got {type(data).__name__}")
+        data = bytes(data)
+        is_json = _looks_like_json(data)
+        _read_head(data, is_json=is_json, what="replay")
         try:
             return (msgspec.json.decode(data, type=cls) if is_json
                     else msgspec.msgpack.decode(data, type=cls))
@@ -358,8 +379,7 @@ class Match(Generic[S]):
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise StateDecodeError(f"expected bytes, got {type(data).__name__}")
         data = bytes(data)
-        is_json = data[:1] in (b"{", b" ", b"\n", b"\t", b"\r")
-        return cls._load(data, is_json=is_json, registry=registry, game=game)
+        return cls._load(data, is_json=_looks_like_json(data), registry=registry, game=game)
 
     @classmethod
     def from_json(cls, data: bytes | str, *, registry: Registry | None = None,
@@ -374,17 +394,7 @@ class Match(Generic[S]):
               game: str | None) -> Match[Any]:
         reg = registry if registry is not None else default_registry()
         fmt = "JSON" if is_json else "msgpack"
-        try:
-            head = (msgspec.json.decode(data, type=_EnvelopeHead) if is_json
-                    else msgspec.msgpack.decode(data, type=_EnvelopeHead))
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise StateDecodeError(f"not a tcgcore save ({fmt}): {exc}") from None
-        if head.format > FORMAT_VERSION or head.format < 1:
-            raise FormatVersionError(
-                f"save format {head.format} is not supported (this tcgcore reads {FORMAT_VERSION})"
-            )
-        if head.what != "match":
-            raise StateDecodeError(f"expected a saved match, found a {head.what!r}")
+        head = _read_head(data, is_json=is_json, what="match")
         if game is not None and head.game != game:
             raise GameMismatchError(f"expected a {game!r} save, found {head.game!r}")
         spec = reg.game(head.game)

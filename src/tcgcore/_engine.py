@@ -330,8 +330,12 @@ class Engine(Generic[S]):
                 ``min``/``max`` cannot be satisfied.
         """
         state = self.state
+        if state.result is not None:
+            raise EngineError(f"{self.spec.name}: asked {kind!r} after the match ended")
         if state.pending is not None:
-            raise EngineError(f"{self.spec.name}: asked {kind!r} while {state.pending.kind!r} is pending")
+            raise EngineError(
+                f"{self.spec.name}: asked {kind!r} while {state.pending.kind!r} is pending"
+            )
         opts = list(options)
         if len({o.key for o in opts}) != len(opts):
             raise EngineError(f"{self.spec.name}: choice {kind!r} has repeated option keys")
@@ -601,11 +605,7 @@ class Engine(Generic[S]):
                 card.counters = {}
             card.attached_to = None
         card.zone = to_zone
-        after = _mask(n, card, dst)
-        seen = ALL_PLAYERS if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS else before | after
-        full = (1 << n) - 1
-        if seen != ALL_PLAYERS and seen & full == full:
-            seen = ALL_PLAYERS
+        seen = _union(n, before, _mask(n, card, dst), reveal)
         return self.emit(
             kind,
             player=card.controller,
@@ -616,6 +616,29 @@ class Engine(Generic[S]):
             data=data,
             seen_by=seen,
         )
+
+    def flip(self, card_id: int, *, face_down: bool, kind: str | None = None) -> Event:
+        """Turn a card face up or face down where it is, and emit an event.
+
+        Args:
+            card_id: the card instance.
+            face_down: the new facing.
+            kind: event kind; default ``"revealed"`` (face up) or ``"turned_down"``.
+
+        Returns:
+            The event; its identity is visible to the seats that could see the
+            card before or after the flip (everybody, when revealed in a public zone).
+        """
+        state = self.state
+        card = self.card(card_id)
+        zone = state.zones[card.zone]
+        n = state.num_players
+        before = _mask(n, card, zone)
+        card.face_down = face_down
+        seen = _union(n, before, _mask(n, card, zone), False)
+        return self.emit(kind or ("turned_down" if face_down else "revealed"),
+                         player=card.controller, card=card_id, code=card.code, src=zone.id,
+                         seen_by=seen)
 
     def shuffle(self, zone_id: str) -> None:
         """Shuffle a zone with the match RNG and emit ``"shuffled"`` (no card identities)."""
@@ -655,6 +678,10 @@ class Engine(Generic[S]):
         state = self.state
         stack = state.stack
         handlers = self.spec.handlers
+        if state.triggers and state.pending is None and state.result is None:
+            # triggers collected outside a step (during setup, or by a scenario builder)
+            stack.append(TriggerWindow(triggers=state.triggers))
+            state.triggers = []
         while state.pending is None and state.result is None:
             if not stack:
                 raise EngineError(
@@ -678,6 +705,15 @@ class Engine(Generic[S]):
 def _asked(state: GameState[Any]) -> bool:
     # a function, so the type checker does not keep the loop condition's narrowing
     return state.pending is not None
+
+
+def _union(n: int, before: int, after: int, reveal: bool) -> int:
+    """Seats that saw a card before or after a change (ALL_PLAYERS when that is everybody)."""
+    if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
+        return ALL_PLAYERS
+    seen = before | after
+    full = (1 << n) - 1
+    return ALL_PLAYERS if seen & full == full else seen
 
 
 def _can_see(player: int | None, card: CardInstance, zone: Zone) -> bool:
@@ -717,11 +753,15 @@ def _window(eng: Engine[Any], step: TriggerWindow) -> None:
     if len(pool) == 1:
         _take(eng, triggers, pool[0])
         return
+    cards = eng.state.cards
     eng.ask(
         decider,
         "order_triggers",
         "Choose which triggered ability resolves next",
-        [Option(key=t.id, label=t.label or t.ability, card=t.source) for t in pool],
+        [Option(key=t.id, label=t.label or t.ability,
+                card=t.source if t.source is not None and eng.can_see(decider, cards[t.source])
+                else None)
+         for t in pool],
         resume=TriggerPick(triggers=triggers),
     )
 
@@ -755,8 +795,12 @@ def _opt_in(eng: Engine[Any], step: TriggerOptIn) -> None:
     if eng.answer == ["yes"]:
         _resolve(eng, ResolveTrigger(trigger=step.trigger))
     else:
-        eng.emit("trigger_declined", player=step.trigger.player, card=step.trigger.source,
-                 data={"ability": step.trigger.ability})
+        trig = step.trigger
+        seen = ALL_PLAYERS
+        if trig.source is not None:
+            seen = eng.seen_mask(eng.card(trig.source)) | (1 << trig.player)
+        eng.emit("trigger_declined", player=trig.player, card=trig.source,
+                 secret={"ability": trig.ability}, seen_by=seen)
 
 
 def _resolve(eng: Engine[Any], step: ResolveTrigger) -> None:

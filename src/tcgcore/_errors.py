@@ -4,6 +4,7 @@ Every error the library raises on purpose derives from :class:`TcgcoreError`::
 
     TcgcoreError
     ├── IllegalChoice (ValueError)        a decision that the pending choice does not allow
+    ├── SeatError (ValueError)            a seat number that the match does not have
     ├── OptionsError (ValueError)         bad match options, deck lists or scenario descriptions
     │   └── DeckError                     a deck list that breaks deck-building rules
     ├── CardDataError (ValueError)        a card data file that does not validate
@@ -33,6 +34,7 @@ __all__ = [
     "OptionsError",
     "PluginError",
     "ReplayDivergence",
+    "SeatError",
     "StateDecodeError",
     "TcgcoreError",
     "UnknownGameError",
@@ -60,8 +62,12 @@ class IllegalChoice(TcgcoreError, ValueError):
         self.reason = reason
 
 
+class SeatError(TcgcoreError, ValueError):
+    """A seat number (player index) that is not an int in ``0 .. num_players-1``."""
+
+
 class OptionsError(TcgcoreError, ValueError):
-    """Match options, a deck list or a scenario description that is not valid."""
+    """Match options, a seed, a deck list or a scenario description that is not valid."""
 
 
 class DeckError(OptionsError):

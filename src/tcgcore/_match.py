@@ -16,10 +16,12 @@ from ._errors import (
     IllegalChoice,
     OptionsError,
     ReplayDivergence,
+    SeatError,
     StateDecodeError,
+    TcgcoreError,
 )
 from ._logging import debug_enabled, get_logger
-from ._model import Choice, Event, GameState, Result
+from ._model import EMPTY_SLOT, Choice, Event, GameState, Result
 from ._plugins import Registry, default_registry
 from ._rng import Rng
 from ._views import View, build_view
@@ -88,7 +90,7 @@ def _read_head(data: bytes, *, is_json: bool, what: str) -> _EnvelopeHead:
     try:
         head = (msgspec.json.decode(data, type=_EnvelopeHead) if is_json
                 else msgspec.msgpack.decode(data, type=_EnvelopeHead))
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         fmt = "JSON" if is_json else "msgpack"
         raise StateDecodeError(f"not a tcgcore {label} ({fmt}): {exc}") from None
     if head.format > FORMAT_VERSION or head.format < 1:
@@ -148,7 +150,7 @@ class ReplayRecord(msgspec.Struct, kw_only=True):
         try:
             return (msgspec.json.decode(data, type=cls) if is_json
                     else msgspec.msgpack.decode(data, type=cls))
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
             raise StateDecodeError(f"corrupt replay: {exc}") from None
 
 
@@ -220,27 +222,44 @@ class Match(Generic[S]):
         """Answer the pending choice and run until the next one (or the end).
 
         Args:
-            player: the seat answering.
-            key_or_keys: one option key, or a sequence of keys for a
-                multi-selection (``min``..``max`` of them, no repeats).
+            player: the seat answering (an ``int``).
+            key_or_keys: one option key (``str``), or a list or tuple of keys for
+                a multi-selection (``min``..``max`` of them, no repeats).
 
         Raises:
             IllegalChoice: the match is over, nothing is pending, another seat
-                must decide, a key is unknown or repeated, or the count is
-                outside ``min``..``max``. The state is then unchanged.
+                must decide, a key is not a string, unknown or repeated, or the
+                count is outside ``min``..``max``. The state is then unchanged.
+
+        If a game handler itself raises while running the answer (a plugin
+        bug), the exception propagates and the match is left part-way through
+        that decision; discard it and reload the last save.
         """
         state = self.state
         choice = state.pending
+        if state.result is not None:
+            raise IllegalChoice("the match is over", reason="game_over")
         if choice is None:
-            if state.result is not None:
-                raise IllegalChoice("the match is over", reason="game_over")
             raise IllegalChoice("no choice is pending", reason="no_pending_choice")
-        if player != choice.player:
+        if type(player) is not int or player != choice.player:
             raise IllegalChoice(
-                f"seat {player} answered, but seat {choice.player} must decide ({choice.kind})",
+                f"seat {player!r} answered, but seat {choice.player} must decide ({choice.kind})",
                 reason="wrong_player",
             )
-        keys = [key_or_keys] if isinstance(key_or_keys, str) else list(key_or_keys)
+        if isinstance(key_or_keys, str):
+            keys = [key_or_keys]
+        elif isinstance(key_or_keys, (list, tuple)):
+            keys = list(key_or_keys)
+        else:
+            raise IllegalChoice(
+                f"{choice.kind}: answer with an option key (str) or a list/tuple of keys, "
+                f"got {type(key_or_keys).__name__}",
+                reason="unknown_key",
+            )
+        for key in keys:
+            if type(key) is not str:
+                raise IllegalChoice(f"{choice.kind}: option keys are strings, got {key!r}",
+                                    reason="unknown_key")
         n = len(keys)
         if n < choice.min:
             raise IllegalChoice(
@@ -254,9 +273,6 @@ class Match(Generic[S]):
             raise IllegalChoice(f"{choice.kind}: an option key is repeated", reason="duplicate_key")
         options = choice.options
         for key in keys:
-            if not isinstance(key, str):
-                raise IllegalChoice(f"{choice.kind}: option keys are strings, got {key!r}",
-                                    reason="unknown_key")
             for opt in options:
                 if opt.key == key:
                     break
@@ -271,7 +287,7 @@ class Match(Generic[S]):
                                         options=len(options)))
         state.pending = None
         state.answer = keys
-        if debug_enabled():
+        if self._log is not None or debug_enabled():
             self._logger().debug("decision", game=self.spec.name, seat=player,
                                  kind=choice.kind, keys=keys, seq=choice.seq)
         self._engine.run()
@@ -286,11 +302,16 @@ class Match(Generic[S]):
         """What ``player`` may know now; ``None`` gives the spectator view (public only).
 
         Raises:
-            ValueError: if ``player`` is not a seat of this match.
+            SeatError: if ``player`` is not a seat of this match.
         """
-        if player is not None and not 0 <= player < self.state.num_players:
-            raise ValueError(f"no seat {player} in a {self.state.num_players}-seat match")
+        if player is not None:
+            self._check_seat(player)
         return build_view(self.spec, self.state, player)
+
+    def _check_seat(self, player: object) -> None:
+        n = self.state.num_players
+        if type(player) is not int or not 0 <= player < n:
+            raise SeatError(f"no seat {player!r} in a {n}-seat match (seats are 0..{n - 1})")
 
     def events_since(self, n: int = 0, *, player: int | Literal["all"] | None = "all") -> list[Event]:
         """Events with ``seq >= n`` that this session recorded.
@@ -301,14 +322,22 @@ class Match(Generic[S]):
                 identities that seat may not know; ``None`` for a spectator.
 
         Events from before the match was loaded (:meth:`from_bytes`) are not
-        kept: the list starts at the first event after loading.
+        kept: the list starts at the first event after loading. Events are
+        immutable records.
+
+        Raises:
+            SeatError: ``player`` is not a seat, ``None`` or ``"all"``.
         """
+        if type(n) is not int:
+            raise TypeError(f"events_since needs an int event number, got {type(n).__name__}")
         start = max(0, n - self._events_base)
         events = self._events[start:]
-        if player == "all":
+        if isinstance(player, str):
+            if player != "all":
+                raise SeatError(f"player must be a seat, None or 'all', got {player!r}")
             return list(events)
-        if player is not None and not 0 <= player < self.state.num_players:
-            raise ValueError(f"no seat {player} in a {self.state.num_players}-seat match")
+        if player is not None:
+            self._check_seat(player)
         out: list[Event] = []
         for ev in events:
             if ev.visible_to(player):
@@ -336,9 +365,9 @@ class Match(Generic[S]):
         """An independent copy (msgpack round trip of the state); decisions are copied too."""
         codecs = self.spec.codecs
         state = codecs.mp_dec.decode(codecs.mp_enc.encode(self.state))
-        return Match(self.spec, state, seed=self.seed, players=self.players, options=self.options,
-                     decisions=list(self._decisions), plugins=self.plugins,
-                     registry=self.registry, logger=self._log)
+        return Match(self.spec, state, seed=self.seed, players=self.players,
+                     options=dict(self.options), decisions=list(self._decisions),
+                     plugins=dict(self.plugins), registry=self.registry, logger=self._log)
 
     def _envelope(self, raw_state: bytes) -> _Envelope:
         return _Envelope(
@@ -387,6 +416,8 @@ class Match(Generic[S]):
         """Load a match saved by :meth:`to_json`. Errors as :meth:`from_bytes`."""
         if isinstance(data, str):
             data = data.encode()
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise StateDecodeError(f"expected bytes or str, got {type(data).__name__}")
         return cls._load(bytes(data), is_json=True, registry=registry, game=game)
 
     @classmethod
@@ -409,9 +440,11 @@ class Match(Generic[S]):
             codecs = spec.codecs
             state = (codecs.json_dec.decode(env.state) if is_json
                      else codecs.mp_dec.decode(env.state))
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
             raise StateDecodeError(f"corrupt {head.game} save ({fmt}): {exc}") from None
         _check_state(spec, state)
+        if env.players != state.num_players or env.seed != state.seed:
+            raise StateDecodeError(f"{spec.name} save: envelope and state disagree on seats or seed")
         return Match(spec, state, seed=env.seed, players=env.players, options=env.options,
                      decisions=env.decisions, plugins=env.plugins, registry=reg)
 
@@ -432,21 +465,70 @@ class Match(Generic[S]):
 
 
 def _check_state(spec: GameSpec[Any], state: GameState[Any]) -> None:
-    """Cheap structural checks on a decoded state (ids and zones agree)."""
+    """Structural checks on a decoded state: seats, ids, zones, the pending choice.
+
+    Raises:
+        StateDecodeError: naming the first inconsistency found.
+    """
+
+    def bad(message: str) -> StateDecodeError:
+        return StateDecodeError(f"{spec.name} save: {message}")
+
+    seats = state.num_players
+    lo, hi = spec.players
+    if not lo <= seats <= hi:
+        raise bad(f"{seats} seats, the game allows {lo}..{hi}")
+    if not 0 <= state.active_player < seats:
+        raise bad(f"active player {state.active_player} is not a seat")
+    if state.event_count < 0 or state.choice_count < 0:
+        raise bad("negative event or choice count")
     n = len(state.cards)
+    where: dict[int, str] = {}
+    for key, zone in state.zones.items():
+        if key != zone.id:
+            raise bad(f"zone stored under {key!r} has id {zone.id!r}")
+        if zone.owner is not None and not 0 <= zone.owner < seats:
+            raise bad(f"zone {zone.id!r} has owner {zone.owner}, not a seat")
+        if zone.slotted and (zone.capacity is None or len(zone.cards) != zone.capacity):
+            raise bad(f"slotted zone {zone.id!r} has {len(zone.cards)} positions, "
+                      f"capacity {zone.capacity}")
+        if not zone.slotted and zone.capacity is not None and len(zone.cards) > zone.capacity:
+            raise bad(f"zone {zone.id!r} holds more than its capacity {zone.capacity}")
+        for cid in zone.cards:
+            if zone.slotted and cid == EMPTY_SLOT:
+                continue
+            if not 0 <= cid < n:
+                raise bad(f"zone {zone.id!r} holds unknown card {cid}")
+            if cid in where:
+                raise bad(f"card {cid} is in both {where[cid]!r} and {zone.id!r}")
+            where[cid] = zone.id
     for i, card in enumerate(state.cards):
         if card.id != i:
-            raise StateDecodeError(f"{spec.name} save: card at index {i} has id {card.id}")
-        if card.zone not in state.zones:
-            raise StateDecodeError(f"{spec.name} save: card {i} is in unknown zone {card.zone!r}")
-    for zone in state.zones.values():
-        for cid in zone.cards:
-            if cid >= n or (cid < 0 and not zone.slotted):
-                raise StateDecodeError(f"{spec.name} save: zone {zone.id!r} holds unknown card {cid}")
-    if len(state.rng.s) != 4 or not any(state.rng.s):
-        raise StateDecodeError(f"{spec.name} save: invalid random generator state")
-    if state.pending is None and state.result is None:
-        raise StateDecodeError(f"{spec.name} save: neither a pending choice nor a result")
+            raise bad(f"card at index {i} has id {card.id}")
+        if where.get(i) != card.zone:
+            raise bad(f"card {i} says it is in {card.zone!r} but is held by {where.get(i)!r}")
+        if not 0 <= card.owner < seats or not 0 <= card.controller < seats:
+            raise bad(f"card {i} has owner {card.owner} / controller {card.controller}")
+        if card.attached_to is not None and not 0 <= card.attached_to < n:
+            raise bad(f"card {i} is attached to unknown card {card.attached_to}")
+    if len(state.rng.s) != 4 or not any(state.rng.s) or any(
+            not 0 <= w < 2**64 for w in state.rng.s):
+        raise bad("invalid random generator state")
+    pending = state.pending
+    if pending is None and state.result is None:
+        raise bad("neither a pending choice nor a result")
+    if pending is not None:
+        if state.result is not None:
+            raise bad("both a pending choice and a result")
+        if not 0 <= pending.player < seats:
+            raise bad(f"the pending choice is for seat {pending.player}")
+        if not 0 <= pending.min <= pending.max or pending.min > len(pending.options):
+            raise bad(f"the pending choice asks {pending.min}..{pending.max} of "
+                      f"{len(pending.options)} options")
+        if len({o.key for o in pending.options}) != len(pending.options):
+            raise bad("the pending choice repeats an option key")
+        if not state.stack:
+            raise bad("a choice is pending but no step waits for its answer")
 
 
 def new_match(
@@ -466,14 +548,24 @@ def new_match(
             decisions give identical states.
         players: number of seats (default: the game's default).
         registry: where to find the game (default: installed plugins).
-        logger: a structlog-style logger to use instead of the default.
+        logger: a structlog-style logger; when given, every decision is logged
+            to it at debug level.
         **options: game options (JSON-compatible values), validated by the game.
 
     Raises:
         UnknownGameError: no such game.
-        OptionsError: bad seat count or options (the game names the option).
-        ValueError: a bad seed.
+        OptionsError: a bad seed, seat count or option (the game names the option).
     """
+    return _create(game, seed=seed, players=players, registry=registry, logger=logger,
+                   options=options)
+
+
+def _create(game: str, *, seed: int, players: int | None, registry: Registry | None,
+            logger: Any, options: dict[str, Any]) -> Match[Any]:
+    if not isinstance(game, str):
+        raise OptionsError(f"game must be a name (str), got {type(game).__name__}")
+    if registry is not None and not isinstance(registry, Registry):
+        raise OptionsError(f"registry must be a tcgcore.Registry, got {type(registry).__name__}")
     reg = registry if registry is not None else default_registry()
     spec = reg.game(game)
     seats = spec.default_players if players is None else players
@@ -484,7 +576,10 @@ def new_match(
         msgspec.json.encode(options)
     except (TypeError, msgspec.EncodeError) as exc:
         raise OptionsError(f"{game}: options must be JSON-compatible values: {exc}") from None
-    rng = Rng.from_seed(seed)
+    try:
+        rng = Rng.from_seed(seed)
+    except ValueError as exc:
+        raise OptionsError(f"{game}: {exc}") from None
     state = spec.state_type(num_players=seats, seed=seed, rng=rng)
     match: Match[Any] = Match(spec, state, seed=seed, players=seats, options=dict(options),
                               decisions=[], plugins=reg.plugin_versions(game), registry=reg,
@@ -513,7 +608,9 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
         GameMismatchError: the record is from an incompatible game version.
     """
     if not isinstance(record, ReplayRecord):
-        record = ReplayRecord.from_bytes(bytes(record))
+        record = ReplayRecord.from_bytes(record)
+    if verify and not record.digest:
+        raise StateDecodeError("the replay record has no final digest to verify")
     reg = registry if registry is not None else default_registry()
     spec = reg.game(record.game)
     if not spec.is_compatible(record.game_version):
@@ -521,8 +618,11 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
             f"replay is from {record.game} {record.game_version}; the installed plugin is "
             f"{spec.version} and cannot replay it"
         )
-    match = new_match(record.game, seed=record.seed, players=record.players, registry=reg,
-                      **record.options)
+    try:
+        match = _create(record.game, seed=record.seed, players=record.players, registry=reg,
+                        logger=None, options=dict(record.options))
+    except TcgcoreError as exc:
+        raise ReplayDivergence(f"the recorded match cannot be created: {exc}", index=0) from None
     for i, dec in enumerate(record.decisions):
         pending = match.pending
         if pending is None:
@@ -541,7 +641,7 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
             raise ReplayDivergence(f"decision {i}: {exc}", index=i) from None
         except EngineError as exc:  # pragma: no cover - a plugin bug surfaced by the replay
             raise ReplayDivergence(f"decision {i}: engine error {exc}", index=i) from exc
-    if verify and record.digest and match.digest() != record.digest:
+    if verify and match.digest() != record.digest:
         raise ReplayDivergence(
             f"all {len(record.decisions)} decisions replayed but the final state differs "
             f"(digest {match.digest()} != {record.digest})",

@@ -188,7 +188,7 @@ class Result(msgspec.Struct, kw_only=True, omit_defaults=True):
     detail: dict[str, Scalar] = {}
 
 
-class Event(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     """A record of something that happened, in order.
 
     The identity fields (``card``, ``code`` and ``secret``) are shown only to
@@ -244,7 +244,10 @@ class Trigger(msgspec.Struct, kw_only=True, omit_defaults=True):
         player: the seat that controls the ability.
         ability: the game's name for the ability (used to resolve it).
         source: instance id of the card with the ability, if any.
-        timing: ``"when"`` (before the event's outcome) or ``"after"``.
+        timing: ``"when"`` (before the event's outcome) or ``"after"``; informational:
+            the engine resolves a window's triggers in the order of the game's
+            policy, and a "when" trigger is "when" because the game emits its event
+            before carrying out the outcome.
         optional: the controller may decline it.
         label: human-readable description for choices.
         priority: ordering key for policies that sort (higher goes first).

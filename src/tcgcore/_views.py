@@ -17,6 +17,11 @@ from ._model import EMPTY_SLOT, Choice, GameState, Result, Visibility
 
 __all__ = ["CardView", "View", "ZoneView", "build_view"]
 
+# views hand out copies, so a front end editing a view cannot change the match
+_ENC = msgspec.msgpack.Encoder()
+_CHOICE_DEC = msgspec.msgpack.Decoder(Choice)
+_RESULT_DEC = msgspec.msgpack.Decoder(Result)
+
 
 class CardView(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A card as one viewer sees it.
@@ -83,6 +88,7 @@ class View(msgspec.Struct, kw_only=True, omit_defaults=True):
 def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -> View:
     """Compute the view of ``state`` for ``viewer`` (``None`` = spectator)."""
     cards = state.cards
+    zones_by_id = state.zones
     zones: list[ZoneView] = []
     for zone in state.zones.values():
         vis = zone.visibility
@@ -100,10 +106,15 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -
             count += 1
             card = cards[cid]
             if _can_see(viewer, card, zone):
+                host = card.attached_to
+                if host is not None:
+                    host_card = cards[host]
+                    if not _can_see(viewer, host_card, zones_by_id[host_card.zone]):
+                        host = None
                 shown.append(CardView(
                     id=cid, code=card.code, face_down=card.face_down, exhausted=card.exhausted,
                     controller=card.controller, counters=dict(card.counters),
-                    attached_to=card.attached_to,
+                    attached_to=host,
                 ))
             else:
                 shown.append(CardView(face_down=True, exhausted=card.exhausted,
@@ -111,6 +122,7 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -
         zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
                               count=count, cards=shown))
     pending = state.pending
+    own = pending if pending is not None and viewer is not None and pending.player == viewer else None
     panel = spec.view_extra(state, viewer) if spec.view_extra is not None else {}
     return View(
         game=spec.name,
@@ -120,10 +132,9 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -
         turn=state.turn,
         event_count=state.event_count,
         zones=zones,
-        pending=pending if pending is not None and viewer is not None and pending.player == viewer
-        else None,
+        pending=_CHOICE_DEC.decode(_ENC.encode(own)) if own is not None else None,
         waiting_for=pending.player if pending is not None else None,
         waiting_kind=pending.kind if pending is not None else None,
-        result=state.result,
+        result=_RESULT_DEC.decode(_ENC.encode(state.result)) if state.result is not None else None,
         panel=panel,
     )

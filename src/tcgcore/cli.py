@@ -24,7 +24,7 @@ import msgspec
 from . import _logging
 from ._agents import make_agent
 from ._errors import ReplayDivergence, TcgcoreError
-from ._match import Match, ReplayRecord, new_match, replay
+from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
 
@@ -40,6 +40,13 @@ def _parse_option(text: str) -> tuple[str, Any]:
     except json.JSONDecodeError:
         value = raw
     return key, value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
 
 
 def _describe(match: Match[Any], event: Event) -> str:
@@ -76,14 +83,19 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
 
 def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     options = dict(args.option or [])
-    match = new_match(args.game, seed=args.seed, players=args.players, **options)
+    if args.save:
+        target = Path(args.save)
+        if target.is_dir() or not target.parent.is_dir():
+            raise OSError(f"cannot write the replay to {args.save!r}: not a file in an existing folder")
+    match = _create(args.game, seed=args.seed, players=args.players, registry=None, logger=None,
+                    options=options)
     names = args.agents.split(",") if args.agents else ["random"]
     n = match.state.num_players
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise TcgcoreError(f"--agents names {len(names)} agents for {n} seats")
-    agents = [make_agent(match.spec, name, args.seed * 1_000_003 + seat)
+    agents = [make_agent(match.spec, name, (args.seed * 1_000_003 + seat) % 2**64)
               for seat, name in enumerate(names)]
     enc = msgspec.json.Encoder()
     seen = 0
@@ -156,7 +168,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(prog="tcgcore", description=__doc__.split("\n")[0])
-    parser.add_argument("--log-level", default=None,
+    parser.add_argument("--log-level", default=None, type=str.lower,
+                        choices=["debug", "info", "warning", "error"],
                         help="send tcgcore's structured log to stderr at this level (debug, info)")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -175,7 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_play.add_argument("--json", action="store_true", help="JSON-lines event stream")
     p_play.add_argument("--save", metavar="FILE",
                         help="write the replay record (msgpack; JSON if FILE ends in .json)")
-    p_play.add_argument("--max-decisions", type=int, default=None)
+    p_play.add_argument("--max-decisions", type=_non_negative, default=None,
+                        help="stop after this many decisions")
     p_play.add_argument("-v", "--verbose", action="store_true", help="also print each decision")
     p_play.set_defaults(func=_cmd_play)
 

@@ -80,7 +80,12 @@ def assert_illegal_choices_atomic(match: Match[Any]) -> None:
         return
     before = match.state_bytes()
     n_dec = len(match.decisions)
-    attempts: list[tuple[int, Any]] = [(choice.player, "\x00no-such-option")]
+    attempts: list[tuple[Any, Any]] = [
+        (choice.player, "\x00no-such-option"),
+        (float(choice.player), choice.options[0].key),
+        (choice.player, [7]),
+        (choice.player, {choice.options[0].key}),
+    ]
     if match.state.num_players > 1:
         attempts.append(((choice.player + 1) % match.state.num_players, choice.options[0].key))
     if choice.max < len(choice.options):
@@ -126,6 +131,9 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
                 raise ConformanceError(f"{match.game}: view of {player} shows id of hidden card {cv.id}")
             if cv is not None and cv.id is None and cv.code is not None:
                 raise ConformanceError(f"{match.game}: anonymous card with a code in zone {zv.id}")
+            if cv is not None and cv.attached_to is not None and cv.attached_to not in visible_ids:
+                raise ConformanceError(f"{match.game}: view of {player} names hidden card "
+                                       f"{cv.attached_to} as an attachment host")
     if view.pending is not None and view.pending.player != player:
         raise ConformanceError(f"{match.game}: view of {player} shows another seat's choice")
     # 1. identity swap between two hidden cards of different codes
@@ -242,6 +250,7 @@ def random_playout_check(
         n = a.state.num_players
         seat_agents = [agents(seed, s) if agents else RandomAgent(seed * 7919 + s) for s in range(n)]
         index = 0
+        checks = 0
         while a.result is None:
             if index >= max_decisions:
                 raise _fail(game, seed, index, f"no result after {max_decisions} decisions")
@@ -249,8 +258,9 @@ def random_playout_check(
             if choice is None:
                 raise _fail(game, seed, index, "neither a result nor a pending choice")
             if index % check_every == 0:
+                checks += 1
                 if roundtrip:
-                    raw = b.to_json() if index % 2 else b.to_bytes()
+                    raw = b.to_json() if checks % 2 else b.to_bytes()
                     b = Match.from_bytes(raw, registry=registry)
                     if b.state_bytes() != a.state_bytes():
                         raise _fail(game, seed, index, "state differs after save and load")

@@ -50,35 +50,43 @@ class SparksOptions(msgspec.Struct, kw_only=True, frozen=True, forbid_unknown_fi
 
 
 class Mulligan(Step, tag="sparks.mulligan"):
+    """Ask a seat which cards to put back and redraw (once, at the start)."""
+
     player: int
 
 
 class MulliganAnswer(Step, tag="sparks.mulligan_answer"):
+    """Resume step: put the chosen cards on the bottom, draw as many, shuffle."""
+
     player: int
 
 
 class StartRound(Step, tag="sparks.start_round"):
-    pass
+    """Begin a round: end the game if a hand is empty, else queue the round's steps."""
 
 
 class SetCard(Step, tag="sparks.set_card"):
+    """Ask a seat which hand card to set face down in its arena."""
+
     player: int
 
 
 class SetCardAnswer(Step, tag="sparks.set_card_answer"):
+    """Resume step: set the chosen card face down."""
+
     player: int
 
 
 class Reveal(Step, tag="sparks.reveal"):
-    pass
+    """Turn both arena cards face up, then announce the clash (its 'when' window)."""
 
 
 class ScoreClash(Step, tag="sparks.score_clash"):
-    pass
+    """Compare the values (with bonuses); the higher one scores a point."""
 
 
 class Cleanup(Step, tag="sparks.cleanup"):
-    pass
+    """Discard both arena cards; each seat draws one; queue the next round."""
 
 
 SparksStep = Union[  # noqa: UP007
@@ -212,9 +220,7 @@ def _set_card_answer(eng: Eng, step: SetCardAnswer) -> None:
 @spec.handles(Reveal)
 def _reveal(eng: Eng, step: Reveal) -> None:
     for seat in (eng.state.active_player, 1 - eng.state.active_player):
-        cid = eng.zone(_z("arena", seat)).cards[0]
-        eng.state.cards[cid].face_down = False
-        eng.emit("revealed", player=seat, card=cid, code=eng.state.cards[cid].code)
+        eng.flip(eng.zone(_z("arena", seat)).cards[0], face_down=False)
     # "when" window: the clash is announced before it is scored
     eng.emit("clash_scoring")
 

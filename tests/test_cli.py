@@ -61,7 +61,11 @@ def test_bad_input_exits_2_with_a_message(tmp_path: Path) -> None:
     assert _run("replay", str(tmp_path / "missing.bin"))[0] == 2
 
 
-def test_console_script_entry_point() -> None:
+def test_module_and_console_script_entry_points() -> None:
     out = subprocess.run([sys.executable, "-m", "tcgcore", "play", "sparks", "--seed", "2"],
                          capture_output=True, text=True, check=True)
     assert "result:" in out.stdout and out.stderr == ""
+    script = Path(sys.executable).parent / "tcgcore"
+    assert script.exists(), "the tcgcore console script is installed beside python"
+    out = subprocess.run([str(script), "games"], capture_output=True, text=True, check=True)
+    assert "sparks" in out.stdout

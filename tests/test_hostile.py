@@ -228,3 +228,21 @@ def test_cli_hostile_arguments(tmp_path: Any) -> None:
         _cli("--log-level", "loud", "games")
     with pytest.raises(SystemExit):
         _cli("play", "sparks", "--max-decisions", "-3")
+
+
+def test_unknown_card_code_in_a_save_is_refused(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    doc = msgspec.json.decode(m.to_json())
+    doc["state"]["cards"][0][1] = "dragon"
+    with pytest.raises(tcgcore.StateDecodeError, match="unknown code 'dragon'"):
+        Match.from_json(msgspec.json.encode(doc), registry=registry)
+
+
+def test_move_index_out_of_range(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    card = m.state.zones["hand.0"].cards[0]
+    before = m.state_bytes()
+    for index in (-1, 99):
+        with pytest.raises(tcgcore.EngineError, match="no position"):
+            m.engine.move(card, "deck.0", index=index)
+    assert m.state_bytes() == before

@@ -210,7 +210,7 @@ def test_replay_verifies_and_reports_divergence(registry: tcgcore.Registry) -> N
     with pytest.raises(tcgcore.ReplayDivergence) as info:
         tcgcore.replay(broken, registry=registry)
     assert info.value.index == 5
-    # a different seed reaches other choices early or another final state
+    # every decision replays but the final digest differs: no index
     other = msgspec.structs.replace(record, digest="0" * 32)
     with pytest.raises(tcgcore.ReplayDivergence) as final:
         tcgcore.replay(other, registry=registry)

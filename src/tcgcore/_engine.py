@@ -178,6 +178,9 @@ class GameSpec(Generic[S]):
         agents: named agent factories ``factory(seed) -> Agent`` besides
             ``"random"``.
         compatible: ``compatible(saved_version) -> bool`` for loading saves.
+        validate_state: ``validate(state) -> problem or None``, run on every
+            loaded save after the core's own checks (unknown card codes and
+            other game facts); a problem becomes a :class:`StateDecodeError`.
     """
 
     def __init__(
@@ -199,6 +202,7 @@ class GameSpec(Generic[S]):
         describe_event: Callable[[S, Event], str] | None = None,
         agents: Mapping[str, Callable[[int], Agent]] | None = None,
         compatible: Callable[[str], bool] | None = None,
+        validate_state: Callable[[S], str | None] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -216,6 +220,7 @@ class GameSpec(Generic[S]):
         self.describe_event = describe_event
         self.agents: dict[str, Callable[[int], Agent]] = dict(agents or {})
         self.compatible = compatible
+        self.validate_state = validate_state
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None
@@ -664,8 +669,10 @@ class Engine(Generic[S]):
             raise EngineError(f"zone {zone.id!r} is full ({zone.capacity})")
         if index is None:
             cards.append(card_id)
-        else:
+        elif 0 <= index <= len(cards):
             cards.insert(index, card_id)
+        else:
+            raise EngineError(f"zone {zone.id!r} has no position {index} (0..{len(cards)})")
 
     # ---- running
     def run(self) -> None:

@@ -529,6 +529,10 @@ def _check_state(spec: GameSpec[Any], state: GameState[Any]) -> None:
             raise bad("the pending choice repeats an option key")
         if not state.stack:
             raise bad("a choice is pending but no step waits for its answer")
+    if spec.validate_state is not None:
+        problem = spec.validate_state(state)
+        if problem:
+            raise bad(problem)
 
 
 def new_match(

@@ -326,8 +326,19 @@ def describe(state: SparksState, event: Event) -> str:
     return f"{who} {event.kind} {dict(event.data) if event.data else ''}".strip()
 
 
+def validate(state: SparksState) -> str | None:
+    """Game facts a loaded save must respect: known card codes, two scores."""
+    for card in state.cards:
+        if card.code not in CARDS:
+            return f"card {card.id} has unknown code {card.code!r}"
+    if len(state.scores) != 2 or len(state.bonus) != 2:
+        return "scores and bonus need one entry per seat"
+    return None
+
+
 spec.view_extra = view_extra
 spec.describe_event = describe
+spec.validate_state = validate
 
 
 @tcgcore.hookimpl

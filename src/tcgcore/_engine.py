@@ -47,6 +47,7 @@ from ._rng import Rng
 
 if TYPE_CHECKING:
     from ._agents import Agent
+    from ._views import View
 
 __all__ = [
     "CoreStep",
@@ -178,6 +179,14 @@ class GameSpec(Generic[S]):
         agents: named agent factories ``factory(seed) -> Agent`` besides
             ``"random"``.
         compatible: ``compatible(saved_version) -> bool`` for loading saves.
+        card_name: ``card_name(code) -> str``, a card's display name.
+        card_text: ``card_text(code) -> str``, a card's full text for people
+            (name, numbers, abilities), or ``None`` for unknown codes.
+        find_card: ``find_card(name) -> code or None``, look a card up by its
+            name (case-insensitive) or code, for front ends.
+        render_panel: ``render_panel(view) -> lines``, the game's own part of a
+            text board, drawn from a :class:`tcgcore.View` only (so it cannot
+            show hidden information).
         validate_state: ``validate(state) -> problem or None``, run on every
             loaded save after the core's own checks (unknown card codes and
             other game facts); a problem becomes a :class:`StateDecodeError`.
@@ -203,6 +212,10 @@ class GameSpec(Generic[S]):
         agents: Mapping[str, Callable[[int], Agent]] | None = None,
         compatible: Callable[[str], bool] | None = None,
         validate_state: Callable[[S], str | None] | None = None,
+        card_name: Callable[[str], str] | None = None,
+        card_text: Callable[[str], str | None] | None = None,
+        find_card: Callable[[str], str | None] | None = None,
+        render_panel: Callable[[View], list[str]] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -221,6 +234,10 @@ class GameSpec(Generic[S]):
         self.agents: dict[str, Callable[[int], Agent]] = dict(agents or {})
         self.compatible = compatible
         self.validate_state = validate_state
+        self.card_name = card_name
+        self.card_text = card_text
+        self.find_card = find_card
+        self.render_panel = render_panel
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

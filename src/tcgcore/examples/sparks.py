@@ -336,9 +336,41 @@ def validate(state: SparksState) -> str | None:
     return None
 
 
+def card_name(code: str) -> str:
+    """Display name of a card code."""
+    return CARDS[code][0] if code in CARDS else code
+
+
+def card_text(code: str) -> str | None:
+    """Full text of a card: name, value and ability."""
+    if code not in CARDS:
+        return None
+    name, value, text = CARDS[code]
+    return f"{name} ({code}) value {value}" + (f": {text}" if text else " (no ability)")
+
+
+def find_card(name: str) -> str | None:
+    """Look a card up by code or by name (case-insensitive; first match)."""
+    wanted = name.strip().lower()
+    for code, (card, _, _) in CARDS.items():
+        if wanted in (code, card.lower()):
+            return code
+    return None
+
+
+def render_panel(view: tcgcore.View) -> list[str]:
+    """The Sparks panel of a text board: scores against the target."""
+    scores = view.panel.get("scores", [0, 0])
+    return [f"Scores: P0 {scores[0]} - P1 {scores[1]} (first to {view.panel.get('target')})"]
+
+
 spec.view_extra = view_extra
 spec.describe_event = describe
 spec.validate_state = validate
+spec.card_name = card_name
+spec.card_text = card_text
+spec.find_card = find_card
+spec.render_panel = render_panel
 
 
 @tcgcore.hookimpl

@@ -64,6 +64,7 @@ from ._model import (
 )
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
 from ._rng import Rng
+from ._simulate import GameOutcome, SimulationReport, simulate, wilson_interval
 from ._views import CardView, View, ZoneView
 
 __version__ = "0.1.0"
@@ -87,6 +88,7 @@ __all__ = [
     "Event",
     "FormatVersionError",
     "GameMismatchError",
+    "GameOutcome",
     "GameSpec",
     "GameState",
     "IllegalChoice",
@@ -103,6 +105,7 @@ __all__ = [
     "Rng",
     "Scalar",
     "SeatError",
+    "SimulationReport",
     "StateDecodeError",
     "Step",
     "TcgcoreError",
@@ -129,6 +132,8 @@ __all__ = [
     "new_match",
     "play_out",
     "replay",
+    "simulate",
+    "wilson_interval",
 ]
 
 

@@ -1,0 +1,265 @@
+"""Run many seeded games with agents, in parallel processes, and summarise the outcomes.
+
+The same arguments give the same report, whatever the number of workers: game
+``i`` always uses match seed ``seed + i`` and agent seeds derived from it, and
+results are combined in game order.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import msgspec
+
+from ._agents import make_agent, play_out
+from ._errors import OptionsError
+from ._match import _create
+from ._plugins import Registry, default_registry
+
+__all__ = ["GameOutcome", "SimulationReport", "simulate", "wilson_interval"]
+
+
+class GameOutcome(msgspec.Struct, kw_only=True, array_like=True):
+    """One simulated game.
+
+    Attributes:
+        index: position in the run (match seed = base seed + index).
+        winners, losers, draw, reason: the result.
+        first_player: the seat that took the first turn (the game's
+            ``state.first_player`` if it has one, else seat 0).
+        turns: ``state.turn`` at the end (rounds or turns, as the game counts).
+        decisions: decisions made.
+        detail: the result's detail map (e.g. a resolution).
+    """
+
+    index: int
+    winners: list[int]
+    losers: list[int]
+    draw: bool
+    reason: str
+    first_player: int
+    turns: int
+    decisions: int
+    detail: dict[str, str | int | bool | None] = {}
+
+
+class SimulationReport(msgspec.Struct, kw_only=True):
+    """Summary of a simulation.
+
+    Attributes:
+        game, games, seed, players, agents, options: what was run.
+        wins: games won by each seat.
+        wins_by_agent: games won by each agent name (over all seats it played).
+        draws: drawn games; ``no_winner``: games nobody won (e.g. a lost
+            cooperative game).
+        win_rate: per seat ``[rate, low, high]`` (Wilson 95 % interval).
+        first_player_wins: games the first player won, of ``decisive`` games
+            with exactly one winner; ``first_player_rate`` its ``[rate, low, high]``.
+        reasons: how games ended, by result reason.
+        details: counts of each ``key=value`` in result details.
+        avg_turns, avg_decisions: means per game.
+        outcomes: every game, in order (omitted from tables).
+    """
+
+    game: str
+    games: int
+    seed: int
+    players: int
+    agents: list[str]
+    options: dict[str, Any] = {}
+    wins: list[int] = []
+    wins_by_agent: dict[str, int] = {}
+    draws: int = 0
+    no_winner: int = 0
+    win_rate: list[list[float]] = []
+    decisive: int = 0
+    first_player_wins: int = 0
+    first_player_rate: list[float] = []
+    reasons: dict[str, int] = {}
+    details: dict[str, int] = {}
+    avg_turns: float = 0.0
+    avg_decisions: float = 0.0
+    outcomes: list[GameOutcome] = []
+
+    def table(self) -> str:
+        """A readable Markdown table of the report."""
+        lines = [
+            f"{self.game}: {self.games} games, seeds {self.seed}..{self.seed + self.games - 1}, "
+            f"agents {', '.join(self.agents)}",
+            "",
+            "| seat | agent | wins | win rate | 95 % interval |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for seat in range(self.players):
+            rate, low, high = self.win_rate[seat]
+            lines.append(f"| {seat} | {self.agents[seat]} | {self.wins[seat]} | {rate:.1%} "
+                         f"| {low:.1%} – {high:.1%} |")
+        lines.append("")
+        lines.append(f"draws: {self.draws}; games with no winner: {self.no_winner}")
+        if self.decisive:
+            rate, low, high = self.first_player_rate
+            lines.append(f"first player won {self.first_player_wins} of {self.decisive} decided "
+                         f"games: {rate:.1%} ({low:.1%} – {high:.1%})")
+        lines.append(f"average turns {self.avg_turns:.1f}, decisions {self.avg_decisions:.1f}")
+        lines.append("how games ended: " + ", ".join(f"{k} {v}" for k, v in sorted(self.reasons.items())))
+        if self.details:
+            lines.append("details: " + ", ".join(f"{k} {v}" for k, v in sorted(self.details.items())))
+        return "\n".join(lines)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> list[float]:
+    """``[rate, low, high]``: the observed rate and its Wilson score interval (95 % by default)."""
+    if trials == 0:
+        return [0.0, 0.0, 1.0]
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return [p, max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def _agent_seed(seed: int, index: int, seat: int) -> int:
+    return ((seed + index) * 1_000_003 + seat * 7_919 + 17) % 2**64
+
+
+def _run_chunk(args: tuple[str, int, list[int], int | None, dict[str, Any], list[str],
+                           Registry | None]) -> list[GameOutcome]:
+    game, seed, indices, players, options, agent_names, registry = args
+    out = []
+    for index in indices:
+        match = _create(game, seed=(seed + index) % 2**64, players=players, registry=registry,
+                        logger=None, options=dict(options))
+        spec = match.spec
+        n = match.state.num_players
+        agents = [make_agent(spec, agent_names[s % len(agent_names)], _agent_seed(seed, index, s))
+                  for s in range(n)]
+        play_out(match, agents, max_decisions=1_000_000)
+        res = match.result
+        assert res is not None
+        out.append(GameOutcome(
+            index=index, winners=list(res.winners), losers=list(res.losers), draw=res.draw,
+            reason=res.reason, first_player=int(getattr(match.state, "first_player", 0)),
+            turns=match.state.turn, decisions=len(match.decisions), detail=dict(res.detail),
+        ))
+    return out
+
+
+def simulate(
+    game: str,
+    *,
+    games: int,
+    seed: int = 0,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    agents: Sequence[str] = ("random",),
+    workers: int = 1,
+    registry: Registry | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    keep_outcomes: bool = True,
+) -> SimulationReport:
+    """Play ``games`` seeded games and summarise them.
+
+    Args:
+        game: registered game name.
+        games: how many games (``>= 1``).
+        seed: base seed; game ``i`` uses match seed ``seed + i``.
+        players: seats (game default if ``None``).
+        options: game options (rules variants, decks …).
+        agents: agent names per seat (one name for every seat, or one per seat).
+        workers: processes to use (1 runs in this process).
+        registry: where to find the game (only with ``workers=1``; workers load
+            the installed plugins).
+        progress: called as ``progress(done, total)`` after each chunk.
+        keep_outcomes: keep every game's outcome in the report.
+
+    Raises:
+        OptionsError: bad counts, unknown agents or options (checked on game 0
+            before any worker starts).
+    """
+    if type(games) is not int or games < 1:
+        raise OptionsError(f"games must be a positive int, got {games!r}")
+    if type(workers) is not int or workers < 1:
+        raise OptionsError(f"workers must be a positive int, got {workers!r}")
+    opts = dict(options or {})
+    reg = registry if registry is not None else default_registry()
+    probe = _create(game, seed=seed % 2**64, players=players, registry=reg, logger=None,
+                    options=dict(opts))
+    n = probe.state.num_players
+    names = list(agents) or ["random"]
+    if len(names) not in (1, n):
+        raise OptionsError(f"{game}: give one agent name or {n}, got {len(names)}")
+    for name in set(names):
+        make_agent(probe.spec, name, 0)
+    seat_names = [names[s % len(names)] for s in range(n)]
+    chunk = max(1, min(50, games // (workers * 4) or 1))
+    batches = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
+    outcomes: list[GameOutcome] = []
+    done = 0
+    if workers == 1:
+        for batch in batches:
+            outcomes.extend(_run_chunk((game, seed, batch, players, opts, seat_names, registry)))
+            done += len(batch)
+            if progress:
+                progress(done, games)
+    else:
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        ctx = multiprocessing.get_context(method)
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            jobs = [(game, seed, batch, players, opts, seat_names, None) for batch in batches]
+            for result in pool.map(_run_chunk, jobs):
+                outcomes.extend(result)
+                done += len(result)
+                if progress:
+                    progress(done, games)
+    outcomes.sort(key=lambda o: o.index)
+    return _summarise(game, seed, n, seat_names, opts, outcomes, keep_outcomes)
+
+
+def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str, Any],
+               outcomes: list[GameOutcome], keep: bool) -> SimulationReport:
+    total = len(outcomes)
+    wins = [0] * n
+    by_agent: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    details: Counter[str] = Counter()
+    draws = no_winner = decisive = first_wins = 0
+    for o in outcomes:
+        for w in o.winners:
+            wins[w] += 1
+            by_agent[names[w]] += 1
+        draws += o.draw
+        if not o.winners and not o.draw:
+            no_winner += 1
+        if len(o.winners) == 1:
+            decisive += 1
+            first_wins += o.winners[0] == o.first_player
+        reasons[o.reason] += 1
+        for key, value in o.detail.items():
+            if isinstance(value, str):
+                details[f"{key}={value}"] += 1
+    return SimulationReport(
+        game=game, games=total, seed=seed, players=n, agents=names, options=options,
+        wins=wins, wins_by_agent=dict(sorted(by_agent.items())), draws=draws, no_winner=no_winner,
+        win_rate=[wilson_interval(w, total) for w in wins], decisive=decisive,
+        first_player_wins=first_wins, first_player_rate=wilson_interval(first_wins, decisive),
+        reasons=dict(sorted(reasons.items())), details=dict(sorted(details.items())),
+        avg_turns=sum(o.turns for o in outcomes) / total,
+        avg_decisions=sum(o.decisions for o in outcomes) / total,
+        outcomes=outcomes if keep else [],
+    )
+
+
+def print_progress(done: int, total: int) -> None:
+    """A one-line progress bar on stderr."""
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

@@ -1,0 +1,49 @@
+"""The simulation runner: deterministic tables, parallel workers, confidence intervals."""
+
+from __future__ import annotations
+
+import pytest
+
+import tcgcore
+from tcgcore import simulate, wilson_interval
+
+
+def test_wilson_interval_known_values() -> None:
+    rate, low, high = wilson_interval(50, 100)
+    assert rate == 0.5
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert wilson_interval(0, 0) == [0.0, 0.0, 1.0]
+    assert wilson_interval(10, 10)[2] == pytest.approx(1.0)
+
+
+def test_same_seeds_same_report(registry: tcgcore.Registry) -> None:
+    a = simulate("sparks", games=40, seed=3, registry=registry)
+    b = simulate("sparks", games=40, seed=3, registry=registry)
+    assert a == b
+    assert a.games == 40 and sum(a.wins) + a.draws == 40
+    assert sum(a.reasons.values()) == 40
+    assert a.avg_decisions > 10 and a.avg_turns >= 1
+    assert "| 0 | random |" in a.table()
+
+
+def test_workers_do_not_change_the_report() -> None:
+    one = simulate("sparks", games=24, seed=9, workers=1)
+    two = simulate("sparks", games=24, seed=9, workers=2)
+    assert one == two
+
+
+def test_bad_arguments(registry: tcgcore.Registry) -> None:
+    with pytest.raises(tcgcore.OptionsError):
+        simulate("sparks", games=0, registry=registry)
+    with pytest.raises(tcgcore.OptionsError, match="unknown agent"):
+        simulate("sparks", games=2, agents=["genius"], registry=registry)
+    with pytest.raises(tcgcore.OptionsError, match="unknown option"):
+        simulate("sparks", games=2, options={"colour": 1}, registry=registry)
+    with pytest.raises(tcgcore.OptionsError):
+        simulate("sparks", games=2, agents=["random"] * 3, registry=registry)
+
+
+def test_rules_options_change_the_game(registry: tcgcore.Registry) -> None:
+    short = simulate("sparks", games=20, seed=1, options={"target": 1}, registry=registry)
+    long = simulate("sparks", games=20, seed=1, options={"target": 6}, registry=registry)
+    assert short.avg_decisions < long.avg_decisions

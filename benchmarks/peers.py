@@ -1,0 +1,99 @@
+"""Peer engines measured in the same run as tcgcore (installed by the optional ``bench`` extra).
+
+Each function returns a dict of figures, or ``{"skipped": reason}`` when the peer is not
+installed, so the suite runs (and says so) without them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+OPENSPIEL_CARD_GAMES = ["crazy_eights", "hearts", "dou_dizhu", "euchre", "gin_rummy"]
+OPENSPIEL_PYTHON_GAMES = ["python_kuhn_poker", "python_liars_poker", "python_block_dominoes"]
+RLCARD_ENVS = ["uno", "doudizhu"]
+
+
+def _openspiel_playouts(pyspiel: Any, name: str, seconds: float) -> dict[str, Any]:
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+    decisions = games = 0
+    start = time.perf_counter()
+    mid_state = None
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+                steps += 1
+                if mid_state is None and steps == 20:
+                    mid_state = state.clone()
+        games += 1
+    elapsed = time.perf_counter() - start
+    out: dict[str, Any] = {"decisions_per_s": decisions / elapsed, "games_per_s": games / elapsed}
+    if mid_state is not None:
+        out["clone_us"] = _per_call_us(mid_state.clone)
+        try:
+            text = mid_state.serialize()
+            out["serialize_us"] = _per_call_us(mid_state.serialize)
+            out["deserialize_us"] = _per_call_us(lambda: game.deserialize_state(text))
+        except Exception as exc:  # some games do not support it
+            out["serialize_error"] = str(exc)[:80]
+    return out
+
+
+def _per_call_us(fn: Any, min_time: float = 0.1) -> float:
+    n = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return elapsed / n * 1e6
+        n *= 2
+
+
+def openspiel(seconds: float = 1.0) -> dict[str, Any]:
+    """Random playouts of OpenSpiel's card games and pure-Python games, driven from Python."""
+    try:
+        import pyspiel
+    except ImportError:
+        return {"skipped": "open-spiel is not installed (pip install -e '.[bench]')"}
+    try:
+        import open_spiel.python.games  # noqa: F401  (registers the python_* games)
+    except ImportError:
+        pass
+    registered = {g.short_name for g in pyspiel.registered_games()}
+    out: dict[str, Any] = {}
+    for name in OPENSPIEL_CARD_GAMES + OPENSPIEL_PYTHON_GAMES:
+        if name in registered:
+            out[name] = _openspiel_playouts(pyspiel, name, seconds)
+    return out
+
+
+def rlcard(seconds: float = 1.0) -> dict[str, Any]:
+    """``env.step`` throughput of RLCard environments with uniformly random legal actions."""
+    try:
+        import rlcard as rl
+    except ImportError:
+        return {"skipped": "rlcard is not installed (pip install -e '.[bench]')"}
+    out: dict[str, Any] = {}
+    rng = random.Random(0)
+    for name in RLCARD_ENVS:
+        env = rl.make(name, config={"seed": 0})
+        steps = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            state, _ = env.reset()
+            while not env.is_over():
+                state, _ = env.step(rng.choice(list(state["legal_actions"].keys())))
+                steps += 1
+        out[name] = {"steps_per_s": steps / (time.perf_counter() - start)}
+    return out

@@ -1,13 +1,17 @@
-"""The ``tcgcore`` command line: list games, let agents play a match, verify replays.
+"""The ``tcgcore`` command line: list games, play (agents and humans), replays, the protocol.
 
 Usage::
 
     tcgcore games [--json]
     tcgcore play GAME [--seed N] [--agents A,B] [--option KEY=VALUE ...] [--json] [--save FILE]
-    tcgcore replay FILE --verify [--json]
+    tcgcore play GAME --human SEAT [SEAT ...] [--allow-undo] [--save FILE]
+    tcgcore play --resume FILE [--human SEAT ...]
+    tcgcore replay FILE [--seat N|all|none]     step through a replay
+    tcgcore replay FILE --verify [--json]       only check its digest
+    tcgcore serve --stdio                       JSON-lines protocol (docs/protocol.md)
 
-Exit codes: 0 success, 1 a replay did not verify, 2 bad input (unknown game,
-bad option, unreadable file).
+Exit codes: 0 success, 1 a replay did not verify (or the input ended before a
+human match did), 2 bad input (unknown game, bad option, unreadable file).
 """
 
 from __future__ import annotations
@@ -22,11 +26,13 @@ from typing import Any, TextIO
 import msgspec
 
 from . import _logging
-from ._agents import make_agent
+from ._agents import Agent, make_agent
 from ._errors import ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
+from ._serve import serve_stdio
+from ._terminal import ReplayStepper, TerminalUI, check_replay, describe_event
 
 __all__ = ["main"]
 
@@ -42,6 +48,13 @@ def _parse_option(text: str) -> tuple[str, Any]:
     return key, value
 
 
+def _seat_number(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seat is 0 or more, got {value}")
+    return value
+
+
 def _non_negative(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -50,23 +63,10 @@ def _non_negative(text: str) -> int:
 
 
 def _describe(match: Match[Any], event: Event) -> str:
-    if match.spec.describe_event is not None:
-        return match.spec.describe_event(match.state, event)
-    parts = [event.kind]
-    if event.player is not None:
-        parts.append(f"P{event.player}")
-    if event.code is not None:
-        parts.append(event.code)
-    if event.src or event.dst:
-        parts.append(f"{event.src} -> {event.dst}")
-    if event.amount is not None:
-        parts.append(str(event.amount))
-    if event.data:
-        parts.append(json.dumps(event.data, sort_keys=True))
-    return " ".join(parts)
+    return describe_event(match.spec, match.state, event)
 
 
-def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+def _cmd_games(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     reg = default_registry()
     rows = [{"name": n, "version": reg.game(n).version, "description": reg.game(n).description,
              "players": list(reg.game(n).players)} for n in reg.names()]
@@ -81,22 +81,46 @@ def _cmd_games(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+def _agent_seed(match: Match[Any], seat: int) -> int:
+    # a fresh match keeps the historical seeds; a resumed one mixes in how far it got
+    return (match.seed * 1_000_003 + seat + 7_919 * len(match.decisions)) % 2**64
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     options = dict(args.option or [])
     if args.save:
         target = Path(args.save)
         if target.is_dir() or not target.parent.is_dir():
             raise OSError(f"cannot write the replay to {args.save!r}: not a file in an existing folder")
-    match = _create(args.game, seed=args.seed, players=args.players, registry=None, logger=None,
-                    options=options)
+    humans: list[int] = args.human or []
+    if humans and args.json:
+        raise TcgcoreError("--json is for agent matches; human play is text only")
+    if args.allow_undo and not humans:
+        raise TcgcoreError("--allow-undo needs a --human seat")
+    if args.resume:
+        if options or args.players is not None or args.seed is not None:
+            raise TcgcoreError("--resume continues a saved match: its seed, seats and options "
+                               "come from the save")
+        match = Match.from_bytes(Path(args.resume).read_bytes(), game=args.game)
+    elif args.game is None:
+        raise TcgcoreError("name the GAME to play (see 'tcgcore games'), or --resume FILE")
+    else:
+        seed = 1 if args.seed is None else args.seed
+        match = _create(args.game, seed=seed, players=args.players, registry=None, logger=None,
+                        options=options)
     names = args.agents.split(",") if args.agents else ["random"]
     n = match.state.num_players
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise TcgcoreError(f"--agents names {len(names)} agents for {n} seats")
-    agents = [make_agent(match.spec, name, (args.seed * 1_000_003 + seat) % 2**64)
-              for seat, name in enumerate(names)]
+    agents: list[Agent] = [make_agent(match.spec, name, _agent_seed(match, seat))
+                           for seat, name in enumerate(names)]
+    if humans:
+        ui = TerminalUI(match, humans=humans,
+                        agents={s: a for s, a in enumerate(agents) if s not in humans},
+                        inp=inp, out=out, allow_undo=args.allow_undo, replay_path=args.save)
+        return ui.run()
     enc = msgspec.json.Encoder()
     seen = 0
     decisions = 0
@@ -145,9 +169,24 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+def _perspective(text: str) -> int | str | None:
+    low = text.lower()
+    if low in ("all", "omniscient"):
+        return "all"
+    if low in ("none", "spectator"):
+        return None
+    try:
+        return int(low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a seat number, 'all' or 'none', got {text!r}") from None
+
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     data = Path(args.file).read_bytes()
     record = ReplayRecord.from_bytes(data)
+    if not (args.verify or args.json):
+        return _step_replay(record, args, out, inp)
     try:
         match = replay(record, verify=True)
     except ReplayDivergence as exc:
@@ -165,6 +204,39 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _step_replay(record: ReplayRecord, args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    reg = default_registry()
+    installed = reg.plugin_versions(record.game)  # raises UnknownGameError for a missing game
+    problem, index = check_replay(record, reg)
+    for dist, version in sorted(record.plugins.items()):
+        if installed.get(dist) != version:
+            out.write(f"note: recorded with {dist} {version}, installed: "
+                      f"{installed.get(dist, 'not installed')}\n")
+    if problem is not None:
+        out.write(f"replay does NOT verify: {problem}\n")
+    else:
+        out.write(f"replay verified: {record.game} {record.game_version}, seed {record.seed}, "
+                  f"{len(record.decisions)} decisions\n")
+    perspective = args.seat
+    if isinstance(perspective, int) and not 0 <= perspective < record.players:
+        raise TcgcoreError(f"--seat {perspective}: the replay has seats 0..{record.players - 1}")
+    stepper = ReplayStepper(record, inp=inp, out=out, registry=reg, perspective=perspective,
+                            limit=index)
+    code = stepper.run()
+    return 1 if problem is not None else code
+
+
+def _cmd_serve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    if not args.stdio:
+        raise TcgcoreError("serve needs --stdio (the only transport so far)")
+    in_bin = getattr(inp, "buffer", None)
+    out_bin = getattr(out, "buffer", None)
+    if in_bin is None or out_bin is None:
+        raise TcgcoreError("serve --stdio needs binary standard streams")
+    out.flush()
+    return serve_stdio(in_bin, out_bin)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(prog="tcgcore", description=__doc__.split("\n")[0])
@@ -177,9 +249,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_games.add_argument("--json", action="store_true", help="machine-readable output")
     p_games.set_defaults(func=_cmd_games)
 
-    p_play = sub.add_parser("play", help="let agents play a match to the end and print the log")
-    p_play.add_argument("game")
-    p_play.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    p_play = sub.add_parser("play", help="play a match: agents, or people with --human")
+    p_play.add_argument("game", nargs="?", default=None,
+                        help="the game (optional with --resume)")
+    p_play.add_argument("--seed", type=int, default=None, help="match seed (default 1)")
     p_play.add_argument("--players", type=int, default=None, help="number of seats")
     p_play.add_argument("--agents", default=None,
                         help="comma-separated agent names per seat (default: random)")
@@ -191,29 +264,55 @@ def build_parser() -> argparse.ArgumentParser:
     p_play.add_argument("--max-decisions", type=_non_negative, default=None,
                         help="stop after this many decisions")
     p_play.add_argument("-v", "--verbose", action="store_true", help="also print each decision")
+    p_play.add_argument("--human", type=_seat_number, nargs="+", metavar="SEAT",
+                        help="seats played by people in this terminal (hot-seat when several)")
+    p_play.add_argument("--resume", metavar="FILE",
+                        help="continue a match saved with the 'save FILE' command")
+    p_play.add_argument("--allow-undo", action="store_true",
+                        help="let the single human seat take decisions back (AI opponents only)")
     p_play.set_defaults(func=_cmd_play)
 
-    p_replay = sub.add_parser("replay", help="verify a saved replay")
+    p_replay = sub.add_parser("replay", help="step through a saved replay, or verify it")
     p_replay.add_argument("file")
     p_replay.add_argument("--verify", action="store_true",
-                          help="only check that it reproduces its final digest (the default)")
-    p_replay.add_argument("--json", action="store_true")
+                          help="only check that it reproduces its final digest")
+    p_replay.add_argument("--json", action="store_true",
+                          help="verify and print the result as JSON")
+    p_replay.add_argument("--seat", type=_perspective, default="all", metavar="N|all|none",
+                          help="look as this seat while stepping (default: all, omniscient)")
     p_replay.set_defaults(func=_cmd_replay)
+
+    p_serve = sub.add_parser("serve", help="answer the JSON-lines protocol (docs/protocol.md)")
+    p_serve.add_argument("--stdio", action="store_true",
+                         help="requests on stdin, responses on stdout, one JSON object per line")
+    p_serve.set_defaults(func=_cmd_serve)
     return parser
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the CLI; returns the exit code."""
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
+         inp: TextIO | None = None) -> int:
+    """Run the CLI; returns the exit code.
+
+    Args:
+        argv: the arguments (default: ``sys.argv[1:]``).
+        out: where to write (default: standard output).
+        inp: where people type (``play --human``, ``replay`` stepping, ``serve``;
+            default: standard input).
+    """
     stream = out if out is not None else sys.stdout
+    source = inp if inp is not None else sys.stdin
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.log_level:
         _logging.configure_cli_logging(args.log_level)
     try:
-        code: int = args.func(args, stream)
+        code: int = args.func(args, stream, source)
     except (TcgcoreError, ValueError, OSError) as exc:
         sys.stderr.write(f"tcgcore: error: {exc}\n")
         return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("tcgcore: interrupted\n")
+        return 130
     return code
 
 

@@ -1,0 +1,447 @@
+"""A JSON-lines protocol for front ends in any language (``tcgcore serve --stdio``).
+
+One request per line on stdin, one response per line on stdout, in order. Every request is a
+JSON object with an ``op`` and optionally an ``id`` that the response echoes. A response is
+``{"id": ..., "ok": true, ...}`` or ``{"id": ..., "ok": false, "error": {"code", "message"}}``.
+``docs/protocol.md`` documents every operation with an example.
+
+A bad request (malformed JSON, unknown op, wrong types, a wrong token, an illegal choice, an
+unknown match id) gets an error response and changes nothing; the session goes on. ``create``
+and ``load`` hand out one secret token per seat (and an admin token for saves): a request that
+views or acts as a seat must present that seat's token, so a front end holding one seat cannot
+see or play another. Tokens come from :mod:`secrets` (outside the game logic, which stays
+deterministic).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hmac
+import secrets
+from collections.abc import Callable
+from typing import Any, BinaryIO, Literal
+
+import msgspec
+
+from ._errors import (
+    FormatVersionError,
+    GameMismatchError,
+    IllegalChoice,
+    OptionsError,
+    StateDecodeError,
+    UnknownGameError,
+)
+from ._match import Match, _create
+from ._model import Event
+from ._plugins import Registry, default_registry
+
+__all__ = ["PROTOCOL_VERSION", "ProtocolError", "Server", "serve_stdio"]
+
+#: Version of the JSON-lines protocol (``hello`` reports it).
+PROTOCOL_VERSION = 1
+
+#: Longest request line accepted, in bytes (saves travel base64-encoded inside requests).
+MAX_LINE = 32 * 1024 * 1024
+
+#: Most matches one session keeps at a time (``close`` frees them).
+MAX_MATCHES = 1000
+
+
+class ProtocolError(Exception):
+    """A request the server refuses; becomes ``{"ok": false, "error": {...}}``.
+
+    Attributes:
+        code: stable machine-readable error code (see ``docs/protocol.md``).
+        extra: more fields for the error object (``reason`` of an illegal choice).
+    """
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.extra = extra
+
+
+# ---------------------------------------------------------------- request shapes
+
+
+class _Op(msgspec.Struct, kw_only=True):
+    op: str
+
+
+class _Create(msgspec.Struct, kw_only=True):
+    game: str
+    seed: int | None = None
+    players: int | None = None
+    options: dict[str, Any] = {}
+
+
+class _MatchRef(msgspec.Struct, kw_only=True):
+    match: str
+
+
+class _SeatReq(msgspec.Struct, kw_only=True):
+    match: str
+    seat: int
+    token: str
+
+
+class _ViewReq(msgspec.Struct, kw_only=True):
+    match: str
+    seat: int | None = None
+    token: str | None = None
+
+
+class _Choose(msgspec.Struct, kw_only=True):
+    match: str
+    seat: int
+    token: str
+    keys: str | list[str]
+    seq: int | None = None
+
+
+class _Events(msgspec.Struct, kw_only=True):
+    match: str
+    since: int = 0
+    seat: int | None = None
+    token: str | None = None
+
+
+class _AdminReq(msgspec.Struct, kw_only=True):
+    match: str
+    admin_token: str
+    format: Literal["msgpack", "json"] = "msgpack"
+
+
+class _Load(msgspec.Struct, kw_only=True):
+    data: str
+    format: Literal["msgpack", "json"] = "msgpack"
+    game: str | None = None
+
+
+# ---------------------------------------------------------------- server
+
+
+class _Entry:
+    """One match of the session, its tokens and its (omniscient) event history."""
+
+    __slots__ = ("admin", "events", "first_event", "match", "tokens")
+
+    def __init__(self, match: Match[Any]) -> None:
+        self.match = match
+        self.tokens = [secrets.token_urlsafe(18) for _ in range(match.state.num_players)]
+        self.admin = secrets.token_urlsafe(18)
+        self.first_event = match.state.event_count - len(match.events_since(0))
+        self.events: list[Event] = list(match.events_since(0))
+
+    def record_events(self) -> None:
+        """Append the events the match emitted since the last call to the session history."""
+        have = self.first_event + len(self.events)
+        self.events.extend(self.match.events_since(have))
+
+
+def _convert(payload: dict[str, Any], shape: type[Any]) -> Any:
+    try:
+        return msgspec.convert(payload, shape)
+    except msgspec.ValidationError as exc:
+        raise ProtocolError("bad_request", str(exc)) from None
+
+
+def _status(match: Match[Any]) -> dict[str, Any]:
+    pending = match.pending
+    return {
+        "waiting_for": pending.player if pending is not None else None,
+        "waiting_kind": pending.kind if pending is not None else None,
+        "seq": pending.seq if pending is not None else None,
+        "result": match.result,
+        "event_count": match.state.event_count,
+        "turn": match.state.turn,
+        "active_player": match.state.active_player,
+    }
+
+
+class Server:
+    """The protocol's state: the session's matches, keyed by match id.
+
+    :meth:`handle_line` turns one request line into one response line; it never raises.
+
+    Args:
+        registry: where to find games (default: installed plugins).
+        max_matches: most matches kept at once.
+    """
+
+    def __init__(self, registry: Registry | None = None, *, max_matches: int = MAX_MATCHES) -> None:
+        self.registry = registry if registry is not None else default_registry()
+        self.max_matches = max_matches
+        self.matches: dict[str, _Entry] = {}
+        self.closed = False
+        self._next_id = 1
+        self._enc = msgspec.json.Encoder()
+        self._ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "hello": self.op_hello,
+            "games": self.op_games,
+            "create": self.op_create,
+            "status": self.op_status,
+            "view": self.op_view,
+            "pending": self.op_pending,
+            "choose": self.op_choose,
+            "events": self.op_events,
+            "save": self.op_save,
+            "load": self.op_load,
+            "replay": self.op_replay,
+            "close": self.op_close,
+            "bye": self.op_bye,
+        }
+
+    @property
+    def ops(self) -> list[str]:
+        """The operation names this server answers."""
+        return list(self._ops)
+
+    # ---- dispatch
+    def handle_line(self, line: bytes | str) -> bytes:
+        """Answer one request line; returns the response as one JSON line (no newline)."""
+        try:
+            request = msgspec.json.decode(line)
+        except (msgspec.DecodeError, RecursionError, ValueError) as exc:
+            return self._encode({"id": None, "ok": False,
+                                 "error": {"code": "bad_json", "message": f"not JSON: {exc}"}})
+        return self._encode(self.handle(request))
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        """Answer one decoded request (a dict); returns the response object."""
+        rid = request.get("id") if isinstance(request, dict) else None
+        try:
+            if not isinstance(request, dict):
+                raise ProtocolError("bad_request",
+                                    f"a request is a JSON object, got {type(request).__name__}")
+            op = _convert(request, _Op).op
+            handler = self._ops.get(op)
+            if handler is None:
+                raise ProtocolError("unknown_op",
+                                    f"unknown op {op!r}; known ops: {', '.join(self._ops)}")
+            body = handler(request)
+        except ProtocolError as exc:
+            return {"id": rid, "ok": False,
+                    "error": {"code": exc.code, "message": str(exc), **exc.extra}}
+        except Exception as exc:  # the session must survive anything, even a plugin bug
+            return {"id": rid, "ok": False,
+                    "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}
+        return {"id": rid, "ok": True, **body}
+
+    def _encode(self, response: dict[str, Any]) -> bytes:
+        try:
+            return self._enc.encode(response)
+        except (TypeError, msgspec.EncodeError) as exc:  # an id that is not plain JSON data
+            return self._enc.encode({"id": None, "ok": False, "error": {
+                "code": "internal", "message": f"cannot encode the response: {exc}"}})
+
+    # ---- helpers
+    def _entry(self, match_id: str) -> _Entry:
+        entry = self.matches.get(match_id)
+        if entry is None:
+            raise ProtocolError("unknown_match", f"no match {match_id!r} in this session")
+        return entry
+
+    def _seat(self, entry: _Entry, seat: int | None, token: str | None) -> int | None:
+        """Check the seat and its token; ``None`` (spectator) needs no token."""
+        if seat is None:
+            return None
+        n = entry.match.state.num_players
+        if not 0 <= seat < n:
+            raise ProtocolError("bad_seat", f"no seat {seat} in a {n}-seat match (0..{n - 1})")
+        if token is None or not hmac.compare_digest(token.encode(), entry.tokens[seat].encode()):
+            raise ProtocolError("forbidden", f"wrong or missing token for seat {seat}")
+        return seat
+
+    def _admin(self, entry: _Entry, token: str) -> None:
+        if not hmac.compare_digest(token.encode(), entry.admin.encode()):
+            raise ProtocolError("forbidden", "wrong admin_token")
+
+    def _register(self, match: Match[Any]) -> dict[str, Any]:
+        if len(self.matches) >= self.max_matches:
+            raise ProtocolError("limit", f"this session already holds {self.max_matches} matches; "
+                                         "close some first")
+        match_id = f"m{self._next_id}"
+        self._next_id += 1
+        entry = _Entry(match)
+        self.matches[match_id] = entry
+        return {"match": match_id, "game": match.game, "seed": match.seed,
+                "players": match.state.num_players, "tokens": list(entry.tokens),
+                "admin_token": entry.admin, "status": _status(match)}
+
+    # ---- operations
+    def op_hello(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``hello``: protocol version, tcgcore version and the ops."""
+        from . import __version__
+        return {"protocol": PROTOCOL_VERSION, "tcgcore": __version__, "ops": self.ops}
+
+    def op_games(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``games``: the installed games."""
+        reg = self.registry
+        rows = []
+        for name in reg.names():
+            spec = reg.game(name)
+            rows.append({"name": name, "version": spec.version, "description": spec.description,
+                         "players": list(spec.players), "default_players": spec.default_players})
+        return {"games": rows}
+
+    def op_create(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``create``: a new match; returns its id and the seat tokens."""
+        r = _convert(req, _Create)
+        seed = r.seed if r.seed is not None else secrets.randbits(63)
+        if len(self.matches) >= self.max_matches:
+            raise ProtocolError("limit", f"this session already holds {self.max_matches} matches")
+        try:
+            match = _create(r.game, seed=seed, players=r.players, registry=self.registry,
+                            logger=None, options=dict(r.options))
+        except UnknownGameError as exc:
+            raise ProtocolError("unknown_game", str(exc)) from None
+        except OptionsError as exc:
+            raise ProtocolError("bad_options", str(exc)) from None
+        return self._register(match)
+
+    def op_status(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``status``: public facts (whom the match waits for, result, event count)."""
+        r = _convert(req, _MatchRef)
+        return {"status": _status(self._entry(r.match).match)}
+
+    def op_view(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``view``: a seat's view (with its pending choice), or the spectator view."""
+        r = _convert(req, _ViewReq)
+        entry = self._entry(r.match)
+        seat = self._seat(entry, r.seat, r.token)
+        return {"view": entry.match.view(seat)}
+
+    def op_pending(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``pending``: the choice this seat must answer now, or null."""
+        r = _convert(req, _SeatReq)
+        entry = self._entry(r.match)
+        seat = self._seat(entry, r.seat, r.token)
+        pending = entry.match.pending
+        mine = pending if pending is not None and pending.player == seat else None
+        return {"choice": mine, "status": _status(entry.match)}
+
+    def op_choose(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``choose``: answer the pending choice as a seat; the match runs to the next one."""
+        r = _convert(req, _Choose)
+        entry = self._entry(r.match)
+        seat = self._seat(entry, r.seat, r.token)
+        assert seat is not None
+        match = entry.match
+        pending = match.pending
+        if r.seq is not None and (pending is None or pending.seq != r.seq):
+            raise ProtocolError("illegal_choice",
+                                f"choice {r.seq} is no longer pending "
+                                f"(now {pending.seq if pending else 'none'})", reason="stale")
+        backup = match.clone()
+        try:
+            match.choose(seat, r.keys)
+        except IllegalChoice as exc:  # nothing changed
+            raise ProtocolError("illegal_choice", str(exc), reason=exc.reason) from None
+        except Exception as exc:  # a plugin bug: put the match back as it was
+            entry.match = backup
+            raise ProtocolError("engine_error", f"the game failed on this answer and the match was "
+                                                f"restored: {type(exc).__name__}: {exc}") from None
+        entry.record_events()
+        return {"status": _status(match)}
+
+    def op_events(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``events``: events from number ``since`` on, redacted for the seat (or a spectator)."""
+        r = _convert(req, _Events)
+        entry = self._entry(r.match)
+        seat = self._seat(entry, r.seat, r.token)
+        if r.since < 0:
+            raise ProtocolError("bad_request", "since must be 0 or more")
+        start = max(0, r.since - entry.first_event)
+        events = [ev if ev.visible_to(seat)
+                  else msgspec.structs.replace(ev, card=None, code=None, secret={})
+                  for ev in entry.events[start:]]
+        return {"events": events, "first": entry.first_event,
+                "next": entry.first_event + len(entry.events)}
+
+    def op_save(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``save``: the whole match (hidden information included), admin token required."""
+        r = _convert(req, _AdminReq)
+        entry = self._entry(r.match)
+        self._admin(entry, r.admin_token)
+        match = entry.match
+        if r.format == "json":
+            return {"format": "json", "data": match.to_json().decode()}
+        return {"format": "msgpack", "data": base64.b64encode(match.to_bytes()).decode()}
+
+    def op_replay(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``replay``: the replay record so far, admin token required."""
+        r = _convert(req, _AdminReq)
+        entry = self._entry(r.match)
+        self._admin(entry, r.admin_token)
+        record = entry.match.replay()
+        if r.format == "json":
+            return {"format": "json", "data": record.to_json().decode()}
+        return {"format": "msgpack", "data": base64.b64encode(record.to_bytes()).decode()}
+
+    def op_load(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``load``: continue a saved match as a new match id with fresh tokens."""
+        r = _convert(req, _Load)
+        if r.format == "json":
+            data = r.data.encode()
+        else:
+            try:
+                data = base64.b64decode(r.data, validate=True)
+            except (binascii.Error, ValueError) as exc:
+                raise ProtocolError("bad_request", f"data is not base64: {exc}") from None
+        if len(self.matches) >= self.max_matches:
+            raise ProtocolError("limit", f"this session already holds {self.max_matches} matches")
+        try:
+            if r.format == "json":
+                match = Match.from_json(data, registry=self.registry, game=r.game)
+            else:
+                match = Match.from_bytes(data, registry=self.registry, game=r.game)
+        except UnknownGameError as exc:
+            raise ProtocolError("unknown_game", str(exc)) from None
+        except (FormatVersionError, GameMismatchError) as exc:
+            raise ProtocolError("incompatible", str(exc)) from None
+        except StateDecodeError as exc:
+            raise ProtocolError("bad_save", str(exc)) from None
+        return self._register(match)
+
+    def op_close(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``close``: forget a match (admin token required)."""
+        r = _convert(req, _AdminReq)
+        entry = self._entry(r.match)
+        self._admin(entry, r.admin_token)
+        del self.matches[r.match]
+        return {}
+
+    def op_bye(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``bye``: end the session after this response."""
+        self.closed = True
+        return {}
+
+
+def serve_stdio(inp: BinaryIO, out: BinaryIO, registry: Registry | None = None) -> int:
+    """Run the protocol on binary streams until end of input or ``bye``; returns 0.
+
+    Blank lines are ignored; a line longer than :data:`MAX_LINE` bytes is answered with a
+    ``bad_request`` error and skipped.
+    """
+    server = Server(registry)
+    while not server.closed:
+        line = inp.readline(MAX_LINE + 1)
+        if not line:
+            break
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while True:  # skip the rest of the over-long line
+                rest = inp.readline(MAX_LINE)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            response = server._encode({"id": None, "ok": False, "error": {
+                "code": "bad_request", "message": f"request longer than {MAX_LINE} bytes"}})
+        elif not line.strip():
+            continue
+        else:
+            response = server.handle_line(line)
+        out.write(response + b"\n")
+        out.flush()
+    return 0
+

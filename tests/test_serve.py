@@ -1,0 +1,319 @@
+"""``tcgcore serve --stdio``: the JSON-lines protocol, through a real process and in-process."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tcgcore
+from tcgcore import _serve
+from tcgcore._serve import Server, serve_stdio
+from tcgcore.examples import sparks
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"
+
+
+class Session:
+    """A ``tcgcore serve --stdio`` process: send a request, read its one-line response."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tcgcore", "serve", "--stdio"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.count = 0
+
+    def raw(self, line: str) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        assert answer, f"the server died: {self.proc.stderr.read() if self.proc.stderr else ''}"
+        response: dict[str, Any] = json.loads(answer)
+        return response
+
+    def __call__(self, op: str, **fields: Any) -> dict[str, Any]:
+        self.count += 1
+        response = self.raw(json.dumps({"id": self.count, "op": op, **fields}))
+        assert response["id"] == self.count
+        return response
+
+    def close(self) -> int:
+        """Close stdin (end of the session), wait for the exit code, close the pipes."""
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        code = self.proc.wait(timeout=30)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+        return code
+
+
+@pytest.fixture
+def session() -> Iterator[Session]:
+    s = Session()
+    yield s
+    s.close()
+
+
+def _error(response: dict[str, Any], code: str) -> dict[str, Any]:
+    assert response["ok"] is False, response
+    error: dict[str, Any] = response["error"]
+    assert error["code"] == code, error
+    assert isinstance(error["message"], str) and error["message"]
+    return error
+
+
+def test_a_whole_match_over_the_protocol(session: Session) -> None:
+    hello = session("hello")
+    assert hello["ok"] and hello["protocol"] == 1 and "choose" in hello["ops"]
+    names = [g["name"] for g in session("games")["games"]]
+    assert "sparks" in names
+    created = session("create", game="sparks", seed=7, options={"target": 2})
+    assert created["ok"] and created["players"] == 2 and len(set(created["tokens"])) == 2
+    match, tokens = created["match"], created["tokens"]
+    assert all(len(t) >= 20 for t in [*tokens, created["admin_token"]])
+    decisions = 0
+    while True:
+        status = session("status", match=match)["status"]
+        if status["result"] is not None:
+            break
+        seat = status["waiting_for"]
+        other = session("pending", match=match, seat=1 - seat, token=tokens[1 - seat])
+        assert other["choice"] is None
+        choice = session("pending", match=match, seat=seat, token=tokens[seat])["choice"]
+        assert choice["player"] == seat and choice.get("seq", 0) == status["seq"]
+        keys: Any = [] if choice.get("min", 1) == 0 else choice["options"][0]["key"]
+        answer = session("choose", match=match, seat=seat, token=tokens[seat], keys=keys,
+                         seq=status["seq"])
+        assert answer["ok"], answer
+        decisions += 1
+    assert decisions > 4 and status["waiting_for"] is None
+    assert session("choose", match=match, seat=0, token=tokens[0], keys="x")["error"]["reason"] in (
+        "game_over", "wrong_player")
+    record = session("replay", match=match, admin_token=created["admin_token"])
+    replayed = tcgcore.replay(base64.b64decode(record["data"]))
+    assert replayed.result is not None and len(replayed.decisions) == decisions
+    assert session.close() == 0
+
+
+def test_views_and_events_hide_the_other_seat(session: Session) -> None:
+    created = session("create", game="sparks", seed=3)
+    match, tokens = created["match"], created["tokens"]
+    view0 = session("view", match=match, seat=0, token=tokens[0])["view"]
+    view1 = session("view", match=match, seat=1, token=tokens[1])["view"]
+    spectator = session("view", match=match)["view"]
+    hand0 = {z["id"]: z for z in view0["zones"]}["hand.0"]
+    assert [c["code"] for c in hand0["cards"]] and view0["pending"]["kind"] == "mulligan"
+    assert {z["id"]: z for z in view1["zones"]}["hand.0"].get("cards", []) == []
+    assert "pending" not in view1 and view1["waiting_for"] == 0
+    assert spectator["viewer"] is None and "pending" not in spectator
+    ev1 = session("events", match=match, seat=1, token=tokens[1])
+    assert ev1["first"] == 0 and ev1["next"] == created["status"]["event_count"]
+    p0_draws = [e for e in ev1["events"] if e["kind"] == "drawn" and e["player"] == 0]
+    p1_draws = [e for e in ev1["events"] if e["kind"] == "drawn" and e["player"] == 1]
+    assert len(p0_draws) == 3 and all("code" not in e and "card" not in e for e in p0_draws)
+    assert all("code" in e for e in p1_draws)
+    later = session("events", match=match, since=ev1["next"] - 1)
+    assert [e["seq"] for e in later["events"]] == [ev1["next"] - 1]
+    assert all("code" not in e for e in session("events", match=match)["events"]
+               if e["kind"] == "drawn")
+
+
+def test_bad_requests_never_kill_the_session_or_change_the_match(session: Session) -> None:
+    created = session("create", game="sparks", seed=5)
+    match, tokens, admin = created["match"], created["tokens"], created["admin_token"]
+    before = session("save", match=match, admin_token=admin)["data"]
+
+    _error(session.raw("this is not json"), "bad_json")
+    _error(session.raw('{"op": "create", "game": '), "bad_json")
+    _error(session.raw("[" * 100_000 + "]" * 100_000), "bad_json")
+    _error(session.raw("[1, 2, 3]"), "bad_request")
+    _error(session.raw('"hello"'), "bad_request")
+    _error(session.raw('{"id": 5}'), "bad_request")
+    assert session.raw('{"id": {"any": ["json"]}, "op": "status", "match": "nope"}')["id"] == {
+        "any": ["json"]}
+    _error(session("frobnicate"), "unknown_op")
+    _error(session("op"), "unknown_op")
+    _error(session("create", game=7), "bad_request")
+    _error(session("create", game="sparks", seed="7"), "bad_request")
+    _error(session("create", game="sparks", seed=True), "bad_request")
+    _error(session("create", game="sparks", seed=-1), "bad_options")
+    _error(session("create", game="sparks", seed=1, options={"colour": "red"}), "bad_options")
+    _error(session("create", game="sparks", seed=1, players=5), "bad_options")
+    _error(session("create", game="chess", seed=1), "unknown_game")
+    _error(session("view", match="m999", seat=0, token=tokens[0]), "unknown_match")
+    _error(session("view", match=match, seat="0", token=tokens[0]), "bad_request")
+    _error(session("view", match=match, seat=0), "forbidden")
+    _error(session("view", match=match, seat=1, token=tokens[0]), "forbidden")
+    _error(session("view", match=match, seat=0, token=tokens[0].upper()), "forbidden")
+    _error(session("view", match=match, seat=2, token=tokens[0]), "bad_seat")
+    _error(session("pending", match=match, seat=0), "bad_request")
+    _error(session("choose", match=match, seat=0, token=tokens[1], keys=[]), "forbidden")
+    _error(session("choose", match=match, seat=0, token=tokens[0], keys=5), "bad_request")
+    _error(session("choose", match=match, seat=0, token=tokens[0], keys=[1]), "bad_request")
+    assert _error(session("choose", match=match, seat=1, token=tokens[1], keys=[]),
+                  "illegal_choice")["reason"] == "wrong_player"
+    assert _error(session("choose", match=match, seat=0, token=tokens[0], keys="card:999"),
+                  "illegal_choice")["reason"] == "unknown_key"
+    assert _error(session("choose", match=match, seat=0, token=tokens[0], keys=["a", "a"]),
+                  "illegal_choice")["reason"] == "duplicate_key"
+    assert _error(session("choose", match=match, seat=0, token=tokens[0], keys=[], seq=4),
+                  "illegal_choice")["reason"] == "stale"
+    _error(session("events", match=match, since=-1), "bad_request")
+    _error(session("events", match=match, seat=0, token="guess"), "forbidden")
+    _error(session("save", match=match, admin_token=tokens[0]), "forbidden")
+    _error(session("save", match=match, admin_token=admin, format="xml"), "bad_request")
+    _error(session("replay", match=match, admin_token="x"), "forbidden")
+    _error(session("close", match=match, admin_token=tokens[1]), "forbidden")
+    _error(session("load", data="!!!not base64"), "bad_request")
+    _error(session("load", data=base64.b64encode(b"\x93\x01\x02\x03").decode()), "bad_save")
+    _error(session("load", data="{\"format\": 99}", format="json"), "incompatible")
+    _error(session("load", data=before, game="guimi_revival"), "incompatible")
+
+    assert session("save", match=match, admin_token=admin)["data"] == before
+    assert session("hello")["ok"] and session.close() == 0
+
+
+def test_save_load_and_close(session: Session) -> None:
+    created = session("create", game="sparks", seed=9)
+    match, tokens, admin = created["match"], created["tokens"], created["admin_token"]
+    assert session("choose", match=match, seat=0, token=tokens[0], keys=[])["ok"]
+    for fmt in ("msgpack", "json"):
+        saved = session("save", match=match, admin_token=admin, format=fmt)
+        assert saved["format"] == fmt
+        loaded = session("load", data=saved["data"], format=fmt, game="sparks")
+        assert loaded["ok"] and loaded["match"] != match and loaded["status"]["waiting_for"] == 1
+        assert set(loaded["tokens"]).isdisjoint(tokens)
+        # the copy continues independently, with its own tokens
+        copy_view = session("view", match=loaded["match"], seat=1, token=loaded["tokens"][1])
+        orig_view = session("view", match=match, seat=1, token=tokens[1])
+        assert copy_view["view"] == orig_view["view"]
+        _error(session("view", match=loaded["match"], seat=1, token=tokens[1]), "forbidden")
+        events = session("events", match=loaded["match"])
+        assert events["first"] == loaded["status"]["event_count"] and events["events"] == []
+        assert session("close", match=loaded["match"], admin_token=loaded["admin_token"])["ok"]
+        _error(session("status", match=loaded["match"]), "unknown_match")
+    saved_file = base64.b64decode(session("save", match=match, admin_token=admin)["data"])
+    assert tcgcore.Match.from_bytes(saved_file).pending is not None
+    assert session("bye")["ok"]
+    assert session.proc.wait(timeout=30) == 0
+    assert session.proc.stdout is not None and session.proc.stdout.read() == ""
+
+
+def test_a_plugin_failure_restores_the_match(monkeypatch: pytest.MonkeyPatch,
+                                             registry: tcgcore.Registry) -> None:
+    server = Server(registry)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 4})
+    match, tokens = created["match"], created["tokens"]
+    for seat in (0, 1):
+        assert server.handle({"op": "choose", "match": match, "seat": seat,
+                              "token": tokens[seat], "keys": []})["ok"]
+    entry = server.matches[match]
+    before = entry.match.to_bytes()
+
+    def boom(eng: tcgcore.Engine[Any], step: Any) -> None:
+        eng.emit("half_done")
+        raise RuntimeError("plugin bug")
+
+    step_type: type[tcgcore.Step] = sparks.SetCardAnswer
+    monkeypatch.setitem(sparks.spec.handlers, step_type, boom)
+    pending = entry.match.pending
+    assert pending is not None
+    response = server.handle({"op": "choose", "match": match, "seat": pending.player,
+                              "token": tokens[pending.player], "keys": pending.options[0].key})
+    assert response["error"]["code"] == "engine_error" and "plugin bug" in response["error"]["message"]
+    assert server.matches[match].match.to_bytes() == before
+    monkeypatch.undo()
+    assert server.handle({"op": "choose", "match": match, "seat": pending.player,
+                          "token": tokens[pending.player], "keys": pending.options[0].key})["ok"]
+    events = server.handle({"op": "events", "match": match, "since": 0})
+    seqs = [e.seq for e in events["events"]]
+    assert seqs == list(range(len(seqs))) and "half_done" not in {e.kind for e in events["events"]}
+
+
+def test_limits_and_long_lines(monkeypatch: pytest.MonkeyPatch, registry: tcgcore.Registry) -> None:
+    server = Server(registry, max_matches=1)
+    assert server.handle({"op": "create", "game": "sparks", "seed": 1})["ok"]
+    assert server.handle({"op": "create", "game": "sparks", "seed": 1})["error"]["code"] == "limit"
+    monkeypatch.setattr(_serve, "MAX_LINE", 64)
+    inp = io.BytesIO(b'{"id": 1, "op": "hello", "pad": "' + b"x" * 200 + b'"}\n'
+                     b"\n"
+                     b'{"id": 2, "op": "hello"}\n'
+                     b'{"id": 3, "op": "bye"}\n'
+                     b'{"id": 4, "op": "hello"}\n')
+    out = io.BytesIO()
+    assert serve_stdio(inp, out, registry) == 0
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [x["id"] for x in lines] == [None, 2, 3]
+    assert lines[0]["error"]["code"] == "bad_request" and "longer than 64" in lines[0]["error"]["message"]
+
+
+def test_serve_needs_stdio() -> None:
+    proc = subprocess.run([sys.executable, "-m", "tcgcore", "serve"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and "--stdio" in proc.stderr
+
+
+# ---------------------------------------------------------------- docs/protocol.md
+
+
+def _doc_sections() -> dict[str, list[Any]]:
+    text = DOC.read_text()
+    sections: dict[str, list[Any]] = {}
+    for part in re.split(r"^##+ ", text, flags=re.M)[1:]:
+        title = part.split("\n", 1)[0].strip().strip("`")
+        blocks = re.findall(r"```json\n(.*?)\n```", part, flags=re.S)
+        sections[title] = [json.loads(b) for b in blocks]
+    return sections
+
+
+def test_protocol_doc_covers_every_op_with_real_shapes(registry: tcgcore.Registry) -> None:
+    sections = _doc_sections()
+    server = Server()
+    assert set(server.ops) <= set(sections), set(server.ops) - set(sections)
+    # one live session, run through the documented requests (tokens filled in)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 7, "options": {"target": 3}})
+    real: dict[str, dict[str, Any]] = {"create": created}
+    tokens, admin = created["tokens"], created["admin_token"]
+    saved = server.handle({"op": "save", "match": "m1", "admin_token": admin})
+    for op in server.ops:
+        examples = sections[op]
+        assert len(examples) >= 2 and len(examples) % 2 == 0, op
+        for request, documented in zip(examples[::2], examples[1::2], strict=True):
+            assert request["op"] == op and documented["id"] == request["id"]
+            if op in real:
+                response = real[op]
+            else:
+                live = dict(request)
+                if "token" in live:
+                    live["token"] = tokens[live["seat"]]
+                if "admin_token" in live:
+                    live["admin_token"] = admin
+                if op == "load":
+                    live["data"] = saved["data"]
+                if op == "close":
+                    live["match"] = "m1"
+                response = server.handle(live)
+            if documented["ok"]:
+                assert response["ok"], (op, response)
+                assert set(documented) - {"id"} == set(response) - {"id"}, op
+            else:
+                assert not response["ok"] and response["error"]["code"] == documented["error"]["code"]
+                assert set(response["error"]) == set(documented["error"]), op
+
+
+def test_protocol_doc_lists_every_error_code() -> None:
+    source = Path(_serve.__file__).read_text()
+    codes = set(re.findall(r'ProtocolError\(\s*"([a-z_]+)"', source))
+    codes |= set(re.findall(r'"code": "([a-z_]+)"', source))
+    table = DOC.read_text().split("## Error codes", 1)[1]
+    assert codes and {c for c in codes if f"| `{c}` |" not in table} == set()

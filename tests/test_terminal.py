@@ -318,13 +318,15 @@ def test_save_and_resume_through_the_command_line(tmp_path: Path,
     first = _run_cli("play", "sparks", "--seed", "6", "--human", "0", stdin=typed)
     assert first.returncode == 0, first.stderr
     assert "Not accepted: 'banana'" in first.stdout
-    assert f"Saved to {save}. Continue with: tcgcore play --resume {save} --human 0" in first.stdout
+    assert f"Saved to {save}. Continue with: tcgcore play --resume {save}" in first.stdout
     last_board = first.stdout[first.stdout.rindex("=== sparks"):]
     last_board = last_board[: last_board.index("P0> ")]
     saved = tcgcore.Match.from_bytes(save.read_bytes())
     assert len(saved.decisions) >= 4 and saved.pending is not None and saved.pending.player == 0
 
-    resumed = _run_cli("play", "--resume", str(save), "--human", "0", stdin="view\nquit\n")
+    assert saved.meta["human_seats"] == [0]
+    # the save remembers which seats were human: no --human needed to resume
+    resumed = _run_cli("play", "--resume", str(save), stdin="view\nquit\n")
     assert resumed.returncode == 0, resumed.stderr
     boards = ["=== sparks" + b[: b.index("P0> ")] for b in resumed.stdout.split("=== sparks")[1:]]
     assert boards == [last_board, last_board]  # where it stopped; 'view' draws it again

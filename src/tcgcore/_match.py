@@ -64,6 +64,7 @@ class _Envelope(msgspec.Struct, kw_only=True):
     players: int
     options: dict[str, Any] = {}
     decisions: list[Decision] = []
+    meta: dict[str, Any] = {}
     state: msgspec.Raw
 
 
@@ -165,10 +166,13 @@ class Match(Generic[S]):
         state: the game state (a msgspec Struct tree; read it, do not mutate it
             outside handlers).
         seed, players, options: how the match was created.
+        meta: free-form, JSON-compatible facts a front end keeps with the match
+            (for example which seats are human); saved and loaded with it, never
+            read by the engine.
     """
 
     __slots__ = ("_debug", "_decisions", "_engine", "_events", "_events_base", "_log",
-                 "options", "players", "plugins", "registry", "seed", "spec", "state")
+                 "meta", "options", "players", "plugins", "registry", "seed", "spec", "state")
 
     def __init__(
         self,
@@ -182,8 +186,10 @@ class Match(Generic[S]):
         plugins: dict[str, str],
         registry: Registry | None,
         logger: Any = None,
+        meta: dict[str, Any] | None = None,
     ) -> None:
         self.spec = spec
+        self.meta: dict[str, Any] = dict(meta or {})
         self.state = state
         self.seed = seed
         self.players = players
@@ -338,13 +344,7 @@ class Match(Generic[S]):
             return list(events)
         if player is not None:
             self._check_seat(player)
-        out: list[Event] = []
-        for ev in events:
-            if ev.visible_to(player):
-                out.append(ev)
-            else:
-                out.append(msgspec.structs.replace(ev, card=None, code=None, secret={}))
-        return out
+        return [ev.redacted_for(player) for ev in events]
 
     @property
     def engine(self) -> Engine[S]:
@@ -367,13 +367,14 @@ class Match(Generic[S]):
         state = codecs.mp_dec.decode(codecs.mp_enc.encode(self.state))
         return Match(self.spec, state, seed=self.seed, players=self.players,
                      options=dict(self.options), decisions=list(self._decisions),
-                     plugins=dict(self.plugins), registry=self.registry, logger=self._log)
+                     plugins=dict(self.plugins), registry=self.registry, logger=self._log,
+                     meta=self.meta)
 
     def _envelope(self, raw_state: bytes) -> _Envelope:
         return _Envelope(
             format=FORMAT_VERSION, game=self.spec.name, game_version=self.spec.version,
             plugins=self.plugins, seed=self.seed, players=self.players, options=self.options,
-            decisions=self._decisions, state=msgspec.Raw(raw_state),
+            decisions=self._decisions, meta=self.meta, state=msgspec.Raw(raw_state),
         )
 
     def to_bytes(self) -> bytes:
@@ -446,7 +447,7 @@ class Match(Generic[S]):
         if env.players != state.num_players or env.seed != state.seed:
             raise StateDecodeError(f"{spec.name} save: envelope and state disagree on seats or seed")
         return Match(spec, state, seed=env.seed, players=env.players, options=env.options,
-                     decisions=env.decisions, plugins=env.plugins, registry=reg)
+                     decisions=env.decisions, plugins=env.plugins, registry=reg, meta=env.meta)
 
     # ---- replays
     def replay(self) -> ReplayRecord:

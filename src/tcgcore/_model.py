@@ -231,6 +231,16 @@ class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
             return False
         return bool(self.seen_by >> player & 1)
 
+    def redacted_for(self, player: int | None) -> Event:
+        """This event as ``player`` (``None`` for a spectator) may read it.
+
+        Returns the event itself when the player may see its identity fields,
+        otherwise a copy with ``card``, ``code`` and ``secret`` blanked.
+        """
+        if self.visible_to(player):
+            return self
+        return msgspec.structs.replace(self, card=None, code=None, secret={})
+
 
 class Trigger(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A triggered ability waiting in a timing window.

@@ -354,9 +354,7 @@ class Server:
         if r.since < 0:
             raise ProtocolError("bad_request", "since must be 0 or more")
         start = max(0, r.since - entry.first_event)
-        events = [ev if ev.visible_to(seat)
-                  else msgspec.structs.replace(ev, card=None, code=None, secret={})
-                  for ev in entry.events[start:]]
+        events = [ev.redacted_for(seat) for ev in entry.events[start:]]
         return {"events": events, "first": entry.first_event,
                 "next": entry.first_event + len(entry.events)}
 

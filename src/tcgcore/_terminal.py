@@ -355,7 +355,7 @@ Commands:
   log [N]       the last N events you may see (default 20)
   card NAME     a card's full text (NAME, code, or #ID of a card on the board)
   save FILE     save the match (msgpack; JSON if FILE ends in .json); resume with
-                tcgcore play --resume FILE --human SEAT...
+                tcgcore play --resume FILE (the same seats are human again)
   undo          take back your last decision (solo games, or --allow-undo with AI opponents)
   quit          stop playing (save first if you want to continue later)"""
 
@@ -570,14 +570,14 @@ class TerminalUI:
             self._write("usage: save FILE")
             return
         path = Path(name)
+        self.match.meta["human_seats"] = list(self.humans)
         data = self.match.to_json() if path.suffix == ".json" else self.match.to_bytes()
         try:
             path.write_bytes(data)
         except OSError as exc:
             self._write(f"Could not save: {exc}")
             return
-        seats = " ".join(str(s) for s in self.humans)
-        self._write(f"Saved to {name}. Continue with: tcgcore play --resume {name} --human {seats}")
+        self._write(f"Saved to {name}. Continue with: tcgcore play --resume {name}")
 
     def _undo(self, seat: int) -> bool:
         """Take back ``seat``'s last decision; True when the match was rebuilt."""
@@ -752,9 +752,7 @@ class ReplayStepper:
     def _redacted(self, events: list[Event], who: Perspective) -> list[Event]:
         if who == "all":
             return events
-        return [ev if ev.visible_to(who)
-                else msgspec.structs.replace(ev, card=None, code=None, secret={})
-                for ev in events]
+        return [ev.redacted_for(who) for ev in events]
 
     def show_board(self) -> None:
         """Draw the board at the current position from the current perspective."""

@@ -5,7 +5,7 @@ Usage::
     tcgcore games [--json]
     tcgcore play GAME [--seed N] [--agents A,B] [--option KEY=VALUE ...] [--json] [--save FILE]
     tcgcore play GAME --human SEAT [SEAT ...] [--allow-undo] [--save FILE]
-    tcgcore play --resume FILE [--human SEAT ...]
+    tcgcore play --resume FILE [--human SEAT ...]   (default: the seats that were human)
     tcgcore replay FILE [--seat N|all|none]     step through a replay
     tcgcore replay FILE --verify [--json]       only check its digest
     tcgcore serve --stdio                       JSON-lines protocol (docs/protocol.md)
@@ -102,6 +102,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             raise TcgcoreError("--resume continues a saved match: its seed, seats and options "
                                "come from the save")
         match = Match.from_bytes(Path(args.resume).read_bytes(), game=args.game)
+        if not humans:
+            humans = [int(s) for s in match.meta.get("human_seats", [])]
     elif args.game is None:
         raise TcgcoreError("name the GAME to play (see 'tcgcore games'), or --resume FILE")
     else:

@@ -47,3 +47,22 @@ def test_rules_options_change_the_game(registry: tcgcore.Registry) -> None:
     short = simulate("sparks", games=20, seed=1, options={"target": 1}, registry=registry)
     long = simulate("sparks", games=20, seed=1, options={"target": 6}, registry=registry)
     assert short.avg_decisions < long.avg_decisions
+
+
+def test_simulate_command_line() -> None:
+    import io
+    import json
+
+    from tcgcore.cli import main
+
+    out = io.StringIO()
+    assert main(["simulate", "sparks", "--games", "12", "--seed", "4", "-q",
+                 "--rules", "target=2"], out=out) == 0
+    text = out.getvalue()
+    assert "sparks: 12 games, seeds 4..15" in text and "95 % interval" in text
+    out = io.StringIO()
+    assert main(["simulate", "sparks", "--games", "6", "--json", "--outcomes"], out=out) == 0
+    report = json.loads(out.getvalue())
+    assert report["games"] == 6 and len(report["outcomes"]) == 6
+    assert main(["simulate", "sparks", "--games", "3", "--agents", "nobody"],
+                out=io.StringIO()) == 2

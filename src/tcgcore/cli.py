@@ -32,6 +32,7 @@ from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
 from ._serve import serve_stdio
+from ._simulate import print_progress, simulate
 from ._terminal import ReplayStepper, TerminalUI, check_replay, describe_event
 
 __all__ = ["main"]
@@ -184,6 +185,21 @@ def _perspective(text: str) -> int | str | None:
             f"expected a seat number, 'all' or 'none', got {text!r}") from None
 
 
+def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    options = dict(args.option or [])
+    options.update(dict(args.rules or []))
+    agents = args.agents.split(",") if args.agents else ["random"]
+    report = simulate(args.game, games=args.games, seed=args.seed, players=args.players,
+                      options=options, agents=agents, workers=args.workers,
+                      progress=None if args.quiet or args.json else print_progress,
+                      keep_outcomes=args.json and args.outcomes)
+    if args.json:
+        out.write(msgspec.json.encode(report).decode() + "\n")
+    else:
+        out.write(report.table() + "\n")
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     data = Path(args.file).read_bytes()
     record = ReplayRecord.from_bytes(data)
@@ -273,6 +289,23 @@ def build_parser() -> argparse.ArgumentParser:
     p_play.add_argument("--allow-undo", action="store_true",
                         help="let the single human seat take decisions back (AI opponents only)")
     p_play.set_defaults(func=_cmd_play)
+
+    p_sim = sub.add_parser("simulate", help="play many seeded games with agents and tabulate them")
+    p_sim.add_argument("game")
+    p_sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p_sim.add_argument("--seed", type=int, default=0, help="base seed: game i uses seed+i")
+    p_sim.add_argument("--players", type=int, default=None)
+    p_sim.add_argument("--agents", default=None,
+                       help="comma-separated agent names, one for all seats or one per seat")
+    p_sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p_sim.add_argument("--rules", action="append", type=_parse_option, metavar="OPTION=VALUE",
+                       help="a rules option (a game option; repeatable)")
+    p_sim.add_argument("-o", "--option", action="append", type=_parse_option, metavar="KEY=VALUE",
+                       help="any game option (decks, scenario …)")
+    p_sim.add_argument("--json", action="store_true", help="machine-readable report")
+    p_sim.add_argument("--outcomes", action="store_true", help="with --json: every game's outcome")
+    p_sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p_sim.set_defaults(func=_cmd_simulate)
 
     p_replay = sub.add_parser("replay", help="step through a saved replay, or verify it")
     p_replay.add_argument("file")

@@ -18,13 +18,11 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
-import msgspec
-
 from ._agents import Agent
 from ._engine import GameSpec
 from ._errors import GameMismatchError, IllegalChoice, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
-from ._model import EMPTY_SLOT, Choice, Event, GameState, Result
+from ._model import Choice, Event, GameState, Result
 from ._plugins import Registry
 from ._views import CardView, View, ZoneView, build_view
 
@@ -281,27 +279,7 @@ def omniscient_view(match: Match[Any]) -> View:
 
     Panel facts are the spectator's (``spec.view_extra(state, None)``).
     """
-    state = match.state
-    base = build_view(match.spec, state, None)
-    zones: list[ZoneView] = []
-    for zone in state.zones.values():
-        shown: list[CardView | None] = []
-        count = 0
-        for cid in zone.cards:
-            if cid == EMPTY_SLOT:
-                shown.append(None)
-                continue
-            count += 1
-            card = state.cards[cid]
-            shown.append(CardView(id=cid, code=card.code, face_down=card.face_down,
-                                  exhausted=card.exhausted, controller=card.controller,
-                                  counters=dict(card.counters), attached_to=card.attached_to))
-        zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner,
-                              visibility=zone.visibility, count=count, cards=shown))
-    pending = state.pending
-    return msgspec.structs.replace(
-        base, zones=zones,
-        pending=msgspec.convert(msgspec.to_builtins(pending), Choice) if pending else None)
+    return build_view(match.spec, match.state, None, omniscient=True)
 
 
 def _lookup_card(spec: GameSpec[Any], view: View, name: str) -> str:

@@ -85,14 +85,21 @@ class View(msgspec.Struct, kw_only=True, omit_defaults=True):
     panel: dict[str, Any] = {}
 
 
-def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -> View:
-    """Compute the view of ``state`` for ``viewer`` (``None`` = spectator)."""
+def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *,
+               omniscient: bool = False) -> View:
+    """Compute the view of ``state`` for ``viewer`` (``None`` = spectator).
+
+    With ``omniscient=True`` every zone is open and every card identified, and the
+    pending choice is included whoever must answer it (replays and debugging,
+    never for players); panel facts are then the spectator's.
+    """
     cards = state.cards
     zones_by_id = state.zones
     zones: list[ZoneView] = []
     for zone in state.zones.values():
         vis = zone.visibility
-        if vis == "hidden" or (vis == "owner" and (viewer is None or viewer != zone.owner)):
+        if not omniscient and (vis == "hidden"
+                               or (vis == "owner" and (viewer is None or viewer != zone.owner))):
             count = sum(1 for c in zone.cards if c != EMPTY_SLOT) if zone.slotted else len(zone.cards)
             zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
                                   count=count))
@@ -105,9 +112,9 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -
                 continue
             count += 1
             card = cards[cid]
-            if _can_see(viewer, card, zone):
+            if omniscient or _can_see(viewer, card, zone):
                 host = card.attached_to
-                if host is not None:
+                if host is not None and not omniscient:
                     host_card = cards[host]
                     if not _can_see(viewer, host_card, zones_by_id[host_card.zone]):
                         host = None
@@ -122,7 +129,9 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None) -
         zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
                               count=count, cards=shown))
     pending = state.pending
-    own = pending if pending is not None and viewer is not None and pending.player == viewer else None
+    own = (pending if pending is not None and (omniscient or (viewer is not None
+                                                            and pending.player == viewer))
+           else None)
     panel = spec.view_extra(state, viewer) if spec.view_extra is not None else {}
     return View(
         game=spec.name,

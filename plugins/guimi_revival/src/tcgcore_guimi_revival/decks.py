@@ -1,0 +1,139 @@
+"""Deck lists and deck validation (rules.md section 4).
+
+A deck list is ``{"revival": code, "main": {code: count, ...}, "extra": [code, ...]}``
+(``main`` may also be a list of codes, repeated for copies).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from functools import cache
+from typing import Any
+
+import msgspec
+
+import tcgcore
+
+from .cards import DATA_DIR, CardPool
+from .options import RulesOptions
+
+EXTRA_KINDS = ("god", "uniqueness", "source", "grade0_sealed_artifact", "blasphemy_slate",
+               "blasphemy_card")
+
+
+class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A player's deck: the RB code, the main deck (code -> copies) and the extra deck codes."""
+
+    revival: str
+    main: dict[str, int] | list[str]
+    extra: list[str] = []
+
+    def main_codes(self) -> list[str]:
+        """The main deck as a flat list of codes, in list order."""
+        if isinstance(self.main, list):
+            return list(self.main)
+        return [code for code, n in self.main.items() for _ in range(n)]
+
+
+def parse_deck(raw: Any, where: str = "deck") -> DeckList:
+    """Convert a deck description.
+
+    Raises:
+        tcgcore.DeckError: wrong shape (one problem naming the field).
+    """
+    try:
+        return msgspec.convert(raw, DeckList)
+    except msgspec.ValidationError as exc:
+        raise tcgcore.DeckError(f"{where}: not a deck list", [str(exc)]) from None
+
+
+def deck_problems(deck: DeckList, pool: CardPool,
+                  opts: RulesOptions | None = None) -> list[str]:
+    """Every deck-construction violation (041-043), each naming the card and the rule."""
+    o = opts or RulesOptions()
+    problems: list[str] = []
+    main = deck.main_codes()
+    rb = pool.cards.get(deck.revival)
+    if rb is None:
+        problems.append(f"revival {deck.revival!r}: unknown card (041.3)")
+    elif rb.card_type != "revival_beyonder":
+        problems.append(f"revival {deck.revival!r}: not a Revival Beyonder card (041.3)")
+    if len(main) != 42:
+        problems.append(f"main deck has {len(main)} cards, needs exactly 42 (041.1)")
+    n_extra = len(deck.extra)
+    if o.extra_deck_size == "exactly_7" and n_extra != 7:
+        problems.append(f"extra deck has {n_extra} cards, needs exactly 7 (041.2)")
+    elif n_extra > 7:
+        problems.append(f"extra deck has {n_extra} cards, at most 7 allowed (041.2)")
+    names: Counter[str] = Counter()
+    potions_by: Counter[tuple[str, int]] = Counter()
+    potions = 0
+    off = 0
+    rb_path = rb.pathway if rb is not None else None
+    for code in main:
+        c = pool.cards.get(code)
+        if c is None:
+            problems.append(f"main deck card {code!r}: unknown card")
+            continue
+        names[c.name_zh] += 1
+        if c.card_type == "revival_beyonder" or c.extra_kind is not None:
+            problems.append(f"main deck card {code!r}: {c.extra_kind or 'revival beyonder'} "
+                            "cards cannot be in the main deck (042.1)")
+        if c.sequence is not None and c.sequence < 2:
+            problems.append(f"main deck card {code!r}: sequence {c.sequence} is above "
+                            "sequence 2 (042.6)")
+        if c.is_potion:
+            potions += 1
+            seq = c.sequence if c.sequence is not None else -1
+            key = (c.pathway or "", seq) if o.potion_limit == "per_pathway_sequence" else ("", seq)
+            potions_by[key] += 1
+            if potions_by[key] == 2:
+                problems.append(f"main deck card {code!r}: more than one potion of sequence "
+                                f"{seq} (042.3)")
+        if c.pathway is None:
+            off += o.off_pathway_count == "pathless_counts"
+        elif c.pathway != rb_path:
+            off += 1
+    for name, n in sorted(names.items()):
+        if n > 3:
+            problems.append(f"main deck card named {name!r}: {n} copies, at most 3 (042.2)")
+    if potions > 7:
+        problems.append(f"main deck has {potions} potion cards, at most 7 (042.4)")
+    if rb_path is not None and off < 7:
+        problems.append(f"main deck has {off} cards not of the RB's pathway {rb_path!r}, "
+                        "needs at least 7 (042.5)")
+    extra_names: Counter[str] = Counter()
+    for code in deck.extra:
+        c = pool.cards.get(code)
+        if c is None:
+            problems.append(f"extra deck card {code!r}: unknown card")
+            continue
+        if c.extra_kind not in EXTRA_KINDS:
+            problems.append(f"extra deck card {code!r}: not an extra-deck kind (043.1)")
+        extra_names[c.name_zh] += 1
+        if extra_names[c.name_zh] == 2:
+            problems.append(f"extra deck card {code!r}: more than 1 copy of {c.name_zh!r} "
+                            "(043.2)")
+    return problems
+
+
+def validate_deck(deck: DeckList | dict[str, Any], pool: CardPool,
+                  opts: RulesOptions | None = None, *, who: str = "deck") -> DeckList:
+    """Check a deck list against rules 041-043 and return it parsed.
+
+    Raises:
+        tcgcore.DeckError: with ``problems`` listing every violation at once.
+    """
+    parsed = deck if isinstance(deck, DeckList) else parse_deck(deck, who)
+    problems = deck_problems(parsed, pool, opts)
+    if problems:
+        raise tcgcore.DeckError(f"{who}: {len(problems)} deck-building problem(s)", problems)
+    return parsed
+
+
+@cache
+def default_decks() -> dict[str, DeckList]:
+    """The built-in deck lists (``data/default_decks.toml``), by name."""
+    raw = tomllib.loads((DATA_DIR / "default_decks.toml").read_text(encoding="utf-8"))
+    return {name: msgspec.convert(d, DeckList) for name, d in raw["deck"].items()}

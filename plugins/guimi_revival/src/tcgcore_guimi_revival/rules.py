@@ -1,0 +1,1495 @@
+"""The Guimi Revival rules engine: the GameSpec and every step handler.
+
+Rule numbers in comments refer to ``docs/guimi_revival/rules.md``. Zones are named
+``"<kind>.<seat>"``: deck, extra, hand, revival, stack (the characteristic stack, top first),
+units (4 slots: 0 = F1, 1 = F2, 2 = B1, 3 = B2), spirit (Spirit World), status, underworld,
+astral.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import tcgcore
+from tcgcore import EMPTY_SLOT, Engine, Option, Step
+
+from .cards import RANK_GATE, CardDef, Condition, Ritual, get_pool, load_pathways
+from .options import GAME
+from .state import (
+    Attack,
+    AttackAnswer,
+    AttackCheck,
+    BattleCleanup,
+    BattleEnd,
+    BattleNext,
+    BattleOrder,
+    BattleStart,
+    CheckToHand,
+    DamageStep,
+    DoEffect,
+    DrawPhase,
+    EffectAnswer,
+    EndPhase,
+    EndTurn,
+    FinishEvent,
+    FinishExtra,
+    GuimiState,
+    Hit,
+    HitCheck,
+    InterceptAnswer,
+    InterceptAsk,
+    MainAnswer,
+    MainPhase,
+    Mulligan,
+    MulliganAnswer,
+    PromotionAnswer,
+    PromotionAsk,
+    PromotionPhase,
+    QuickAnswer,
+    QuickWindow,
+    RevivalPhase,
+    RewardAnswer,
+    RewardPick,
+    RewardPickAnswer,
+    SourceTrigger,
+    StartGame,
+    StartRound,
+    StartTurn,
+    SupportAnswer,
+    TimedAnswer,
+    TimedEffects,
+)
+
+Eng = Engine[GuimiState]
+StepT = TypeVar("StepT", bound=Step)
+
+FRONT = (0, 1)
+BACK = (2, 3)
+SLOT_NAMES = ("F1", "F2", "B1", "B2")
+
+
+def _setup_proxy(eng: Eng, options: dict[str, Any]) -> None:
+    from .setup import setup
+
+    setup(eng, options)
+
+
+spec: tcgcore.GameSpec[GuimiState] = tcgcore.GameSpec(
+    name=GAME,
+    version="0.1.0",
+    state_type=GuimiState,
+    setup=_setup_proxy,
+    players=(2, 2),
+    description="Guimi Revival (诡秘复苏): Lord of the Mysteries fan TCG with a shared battle phase",
+)
+
+
+def on(step_type: type[StepT]) -> Callable[[Callable[[Eng, StepT], None]],
+                                          Callable[[Eng, StepT], None]]:
+    """Register a handler that applies pending losses afterwards (018.1 (3), 135.1)."""
+
+    def register(fn: Callable[[Eng, StepT], None]) -> Callable[[Eng, StepT], None]:
+        def wrapped(eng: Eng, step: StepT) -> None:
+            fn(eng, step)
+            state = eng.state
+            opts = state.options
+            if opts.threshold_checks == "while_at_or_above" and state.result is None:
+                for p in (0, 1):
+                    _persistent_checks(eng, p)
+            if opts.ascension_start == "automatic" and state.result is None:
+                for p in (0, 1):  # 089.3: begins at the first state check it qualifies
+                    if (state.sequence[p] == 0 and rb_on_field(eng, p)
+                            and ascension_ready(eng, p)):
+                        begin_ascension(eng, p)
+            if state.losses and not state.hold_losses and state.result is None:
+                finish_losses(eng)
+
+        spec.handles(step_type)(wrapped)
+        return fn
+
+    return register
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def z(kind: str, p: int) -> str:
+    """Zone id of a per-player zone."""
+    return f"{kind}.{p}"
+
+
+def cdef(eng: Eng, cid: int) -> CardDef:
+    """The definition of a card instance."""
+    state = eng.state
+    cards = _DEFS.get(state.pool)
+    if cards is None:
+        cards = _DEFS[state.pool] = get_pool(state.pool).cards
+    return cards[state.cards[cid].code]
+
+
+#: pool name -> card definitions (a cache of immutable data, not game state)
+_DEFS: dict[str, dict[str, CardDef]] = {}
+
+
+def cards_in(eng: Eng, kind: str, p: int) -> list[int]:
+    """Card ids in a zone (empty slots skipped)."""
+    return [c for c in eng.state.zones[z(kind, p)].cards if c != EMPTY_SLOT]
+
+
+def slot_of(eng: Eng, cid: int) -> int:
+    """Slot index of a unit, or -1."""
+    card = eng.state.cards[cid]
+    if not card.zone.startswith("units."):
+        return -1
+    return eng.state.zones[card.zone].cards.index(cid)
+
+
+def rb_on_field(eng: Eng, p: int) -> bool:
+    """The RB is in its revival zone (not dead, not slumbering; 023.4)."""
+    return eng.state.cards[eng.state.rb[p]].zone == z("revival", p)
+
+
+def slumbering(eng: Eng, p: int) -> bool:
+    """The RB is slumbering (089.4)."""
+    return eng.state.ascend_round[p] >= 0
+
+
+def is_characteristic(eng: Eng, cid: int) -> bool:
+    """A face-up Spirit World card with pathway and sequence (028.1)."""
+    card = eng.state.cards[cid]
+    if card.face_down or not card.zone.startswith("spirit."):
+        return False
+    d = cdef(eng, cid)
+    return d.pathway is not None and d.sequence is not None
+
+
+def rb_path(eng: Eng, p: int) -> str:
+    """The RB's pathway."""
+    path = cdef(eng, eng.state.rb[p]).pathway
+    assert path is not None
+    return path
+
+
+def is_beyonder_unit(eng: Eng, cid: int) -> bool:
+    """A Beyonder card in a unit slot (017.2)."""
+    return eng.state.cards[cid].zone.startswith("units.") and cdef(eng, cid).is_beyonder
+
+
+def controlled(eng: Eng, p: int) -> list[int]:
+    """Cards a player controls for rituals: unit zone and face-up Spirit World (083.2)."""
+    out = cards_in(eng, "units", p)
+    out += [c for c in cards_in(eng, "spirit", p) if not eng.state.cards[c].face_down]
+    return out
+
+
+def draw(eng: Eng, p: int, n: int = 1) -> None:
+    """Draw ``n`` cards; drawing from an empty deck is a loss (133.1)."""
+    for _ in range(n):
+        deck = eng.state.zones[z("deck", p)].cards
+        if not deck:
+            lose(eng, p, "deck_out")
+            return
+        eng.move(deck[0], z("hand", p), kind="drawn")
+
+
+def reveal_top(eng: Eng, p: int, why: str) -> int | None:
+    """Reveal the top card of ``p``'s main deck (016.4); ``None`` and a loss if empty (133.1)."""
+    deck = eng.state.zones[z("deck", p)].cards
+    if not deck:
+        lose(eng, p, "deck_out")
+        return None
+    cid = deck[0]
+    eng.emit("revealed", player=p, card=cid, code=eng.state.cards[cid].code, data={"why": why})
+    return cid
+
+
+def lose(eng: Eng, p: int, reason: str) -> None:
+    """Record that ``p`` met a loss condition (applied by :func:`finish_losses`)."""
+    state = eng.state
+    if p not in state.losses:
+        state.losses.append(p)
+        if not state.loss_reason:
+            state.loss_reason = reason
+        eng.emit("loss_condition", player=p, data={"reason": reason})
+        if state.options.damage_step_losses == "sequential":
+            state.hold_losses = False
+
+
+def finish_losses(eng: Eng) -> None:
+    """End the game for recorded losses: both players at once is a draw (133.2, 134.1)."""
+    state = eng.state
+    if len(state.losses) >= 2:
+        eng.end(draw=True, reason="simultaneous_losses")
+    else:
+        p = state.losses[0]
+        eng.end(winners=[1 - p], losers=[p], reason=state.loss_reason)
+
+
+def cond_ok(eng: Eng, p: int, conds: tuple[Condition, ...]) -> bool:
+    """Whether every condition holds for ``p`` (013.1 inclusive comparisons)."""
+    state = eng.state
+    for c in conds:
+        k, v = c.kind, c.value
+        if k == "always":
+            ok = True
+        elif k == "rb_sequence_at_most":
+            ok = state.sequence[p] <= v
+        elif k == "spirit_world_at_least":
+            ok = len(cards_in(eng, "spirit", p)) >= v
+        elif k == "characteristics_at_least":
+            ok = sum(is_characteristic(eng, x) for x in cards_in(eng, "spirit", p)) >= v
+        elif k == "underworld_at_least":
+            ok = len(cards_in(eng, "underworld", p)) >= v
+        elif k == "units_at_least":
+            ok = len(cards_in(eng, "units", p)) >= v
+        elif k == "status_at_least":
+            ok = len(cards_in(eng, "status", p)) >= v
+        elif k == "hand_at_least":
+            ok = len(cards_in(eng, "hand", p)) >= v
+        elif k == "corruption_at_least":
+            ok = state.corruption[p] >= v
+        else:  # opponent_status_at_least
+            ok = len(cards_in(eng, "status", 1 - p)) >= v
+        if not ok:
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------- stats
+
+
+def strength(eng: Eng, cid: int) -> int:
+    """Current strength of a character (013.6 floor, 102.4/102.7 modifiers, 104.3)."""
+    state = eng.state
+    card = state.cards[cid]
+    d = cdef(eng, cid)
+    p = card.controller
+    opts = state.options
+    value = d.strength
+    is_rb = cid == state.rb[p]
+    if is_rb:
+        for sc in state.zones[z("stack", p)].cards:
+            if not state.cards[sc].face_down:
+                ch = cdef(eng, sc).characteristic
+                if ch is not None:
+                    value += ch.strength
+    elif opts.characteristic_on_unit == "active" and d.characteristic is not None:
+        value += d.characteristic.strength
+    ctr = card.counters
+    if ctr:
+        value += ctr.get("bp_str", 0) - ctr.get("bp_weak", 0)
+    for sw in state.zones[z("spirit", p)].cards:
+        if not state.cards[sw].face_down:
+            sd = cdef(eng, sw)
+            if sd.event_kind == "continuous":
+                for ab in sd.abilities:
+                    if ab.timing == "continuous":
+                        for e in ab.effects:
+                            if e.op == "static_strength":
+                                value += e.amount
+    if state.bp_minus[p] and (not is_rb or opts.trigger_rb_scope != "exclude"):
+        value -= state.bp_minus[p]
+    if opts.strength_floor == "zero" and value < 0:
+        value = 0
+    return value
+
+
+def agility(eng: Eng, cid: int) -> int:
+    """Current agility of a character (an RB adds its digested characteristics)."""
+    state = eng.state
+    card = state.cards[cid]
+    value = cdef(eng, cid).agility
+    p = card.controller
+    if cid == state.rb[p]:
+        for sc in state.zones[z("stack", p)].cards:
+            if not state.cards[sc].face_down:
+                ch = cdef(eng, sc).characteristic
+                if ch is not None:
+                    value += ch.agility
+    return value
+
+
+# ----------------------------------------------------------------------------- corruption
+
+
+def go_mad(eng: Eng, p: int, why: str) -> None:
+    """The RB goes mad (112.1) unless already mad (112.5); mad while dead loses (131.1)."""
+    state = eng.state
+    if state.mad[p]:
+        return
+    state.mad[p] = 1
+    eng.emit("went_mad", player=p, data={"why": why})
+    if state.dead[p] and state.options.defeat_condition == "mad_while_dead":
+        lose(eng, p, "mad_while_dead")
+
+
+def die(eng: Eng, p: int) -> None:
+    """The RB dies (113.2): to the Underworld; stack and status zone stay."""
+    state = eng.state
+    if state.dead[p] or not rb_on_field(eng, p):
+        return
+    state.dead[p] = True
+    eng.move(state.rb[p], z("underworld", p), kind="died")
+    if state.options.defeat_condition == "death":
+        lose(eng, p, "death")
+
+
+def receive_corruption(eng: Eng, p: int, n: int, *, damage_step: bool) -> bool:
+    """Receive corruption points (111); returns whether 112.1a triggers (the damage-step count
+    reached 3 or more). Corruption received while dead may cause madness at once (113.5)."""
+    if n <= 0:
+        return False
+    state = eng.state
+    state.corruption[p] += n
+    eng.emit("corruption", player=p, amount=n, data={"total": state.corruption[p]})
+    if state.dead[p]:
+        state.dead_corruption[p] += n
+        if state.dead_corruption[p] >= 3:
+            go_mad(eng, p, "dead_corruption")
+    if damage_step:
+        state.step_corruption[p] += n
+        return state.step_corruption[p] >= 3
+    return False
+
+
+def status_entered(eng: Eng, p: int, face_down: bool, corruption: int) -> None:
+    """Corruption of one damage check, then the state checks of 018.1 (death, then madness
+    triggers 112.1a-c; swapped with ``state_check_order = madness_first``)."""
+    state = eng.state
+    step_trigger = receive_corruption(eng, p, corruption, damage_step=True)
+    status = state.zones[z("status", p)].cards
+    fd = sum(1 for c in status if state.cards[c].face_down)
+    on_reach = state.options.threshold_checks == "on_reaching"
+
+    def death() -> None:
+        if on_reach and len(status) >= 7:  # 113.1
+            die(eng, p)
+
+    def madness() -> None:
+        if step_trigger:
+            go_mad(eng, p, "three_in_damage_step")  # 112.1a
+        if on_reach and face_down and fd in (5, 7):
+            go_mad(eng, p, f"face_down_{fd}")  # 112.1b, 112.1c
+
+    if state.options.state_check_order == "death_first":
+        death()
+        madness()
+    else:
+        madness()
+        death()
+
+
+def _persistent_checks(eng: Eng, p: int) -> None:
+    """``threshold_checks = while_at_or_above`` state checks (112.2, 113.1)."""
+    state = eng.state
+    status = state.zones[z("status", p)].cards
+    if len(status) >= 7 and rb_on_field(eng, p):
+        die(eng, p)
+    if not state.mad[p] and sum(1 for c in status if state.cards[c].face_down) >= 5:
+        go_mad(eng, p, "face_down_at_or_above_5")
+
+
+# ----------------------------------------------------------------------------- setup flow
+
+
+@on(Mulligan)
+def _mulligan(eng: Eng, step: Mulligan) -> None:
+    p = step.player
+    hand = cards_in(eng, "hand", p)
+    opts = [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in hand]
+    eng.ask(p, "mulligan", "Choose cards to put on the bottom and redraw (052.1)", opts,
+            min=0, max=len(opts), resume=MulliganAnswer(player=p))
+
+
+@on(MulliganAnswer)
+def _mulligan_answer(eng: Eng, step: MulliganAnswer) -> None:
+    p = step.player
+    chosen = [int(k.split(":")[1]) for k in eng.answer]
+    for cid in chosen:
+        eng.move(cid, z("deck", p), kind="mulligan")
+    draw(eng, p, len(chosen))
+    if chosen:
+        eng.shuffle(z("deck", p))
+    eng.emit("mulligan", player=p, amount=len(chosen))
+
+
+@on(StartGame)
+def _start_game(eng: Eng, step: StartGame) -> None:
+    for p in (0, 1):
+        rb = eng.state.rb[p]
+        card = eng.state.cards[rb]
+        if card.face_down:
+            card.face_down = False
+            eng.emit("revealed", player=p, card=rb, code=card.code, data={"why": "start"})
+    eng.push(StartRound())
+
+
+@on(StartRound)
+def _start_round(eng: Eng, step: StartRound) -> None:
+    state = eng.state
+    state.round += 1
+    eng.emit("round_started", amount=state.round)
+    f = state.first
+    eng.push(StartTurn(player=f), StartTurn(player=1 - f), BattleStart())
+
+
+@on(StartTurn)
+def _start_turn(eng: Eng, step: StartTurn) -> None:
+    state = eng.state
+    p = step.player
+    o = 1 - p
+    state.turn += 1
+    state.active_player = p
+    state.in_battle = False
+    state.rewarded[p] = False
+    state.events_played[p] = 0
+    state.used_ignition = []
+    state.moves = 0
+    state.phase = "start"
+    eng.emit("turn_started", player=p, amount=state.turn)
+    if state.mad[p] == 1:
+        state.mad[p] = 2
+    if state.dead[p] and not slumbering(eng, p):  # 062.1, 113.4
+        receive_corruption(eng, p, 1, damage_step=False)
+    phases: list[Step] = [DrawPhase(player=p), RevivalPhase(player=p),
+                          PromotionPhase(player=p, n=1), MainPhase(player=p),
+                          PromotionPhase(player=p, n=2), EndPhase(player=p)]
+    if has_set_events(eng, o):  # 074.8: a window at the start of each phase
+        phases = [x for ph in phases for x in (QuickWindow(player=o), ph)]
+    eng.push(*phases, EndTurn(player=p))
+
+
+def has_set_events(eng: Eng, p: int) -> bool:
+    """Whether ``p`` has any event set face down in their Spirit World (public fact). The
+    opponent's actions cannot add one, so a turn without one needs no quick windows."""
+    cards = eng.state.cards
+    return any(cards[c].face_down and "set_turn" in cards[c].counters
+               for c in eng.state.zones[z("spirit", p)].cards)
+
+
+def _timed_sources(eng: Eng, p: int, timing: str) -> list[int]:
+    """``p``'s face-up cards (RB, units, non-characteristic Spirit World cards) with an ability
+    of ``timing`` (027.2)."""
+    out: list[int] = []
+    state = eng.state
+    for kind in ("revival", "units", "spirit"):
+        for cid in state.zones[z(kind, p)].cards:
+            if cid == EMPTY_SLOT or state.cards[cid].face_down:
+                continue
+            if kind == "spirit" and is_characteristic(eng, cid):
+                continue
+            if any(ab.timing == timing for ab in cdef(eng, cid).abilities):
+                out.append(cid)
+    return out
+
+
+def _timed(eng: Eng, p: int, timing: str) -> TimedEffects:
+    return TimedEffects(player=p, timing=timing, sources=_timed_sources(eng, p, timing))
+
+
+@on(TimedEffects)
+def _timed_effects(eng: Eng, step: TimedEffects) -> None:
+    """069.1: the turn player orders their own simultaneous timed effects."""
+    p = step.player
+    live = [c for c in step.sources if not eng.state.cards[c].face_down
+            and eng.state.cards[c].zone.startswith(("revival.", "units.", "spirit."))]
+    if len(live) <= 1:
+        for cid in live:
+            eng.push(*_effects_of(eng, p, cid, step.timing))
+        return
+    eng.ask(p, "order_effects", f"Choose which {step.timing} effect happens next",
+            [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in live],
+            resume=TimedAnswer(player=p, timing=step.timing, sources=live))
+
+
+@on(TimedAnswer)
+def _timed_answer(eng: Eng, step: TimedAnswer) -> None:
+    cid = int(eng.answer[0].split(":")[1])
+    rest = [c for c in step.sources if c != cid]
+    eng.push(*_effects_of(eng, step.player, cid, step.timing),
+             TimedEffects(player=step.player, timing=step.timing, sources=rest))
+
+
+@on(DrawPhase)
+def _draw_phase(eng: Eng, step: DrawPhase) -> None:
+    eng.state.phase = "draw"
+    draw(eng, step.player, 1)  # 063.1
+
+
+@on(RevivalPhase)
+def _revival_phase(eng: Eng, step: RevivalPhase) -> None:
+    state = eng.state
+    state.phase = "revival"
+    p = step.player
+    seats = (0, 1) if state.options.untap_scope == "all" else (p,)  # 064.1
+    for s in seats:
+        for cid in [*cards_in(eng, "units", s), *cards_in(eng, "revival", s)]:
+            if state.cards[cid].exhausted:
+                state.cards[cid].exhausted = False
+                eng.emit("untapped", player=s, card=cid, code=state.cards[cid].code)
+    eng.push(_timed(eng, p, "revival_phase"))
+
+
+@on(EndPhase)
+def _end_phase(eng: Eng, step: EndPhase) -> None:
+    eng.state.phase = "end"
+    eng.push(_timed(eng, step.player, "end_phase"))
+
+
+@on(EndTurn)
+def _end_turn(eng: Eng, step: EndTurn) -> None:
+    state = eng.state
+    p = step.player
+    if state.mad[p] == 2:  # 112.6
+        state.mad[p] = 0
+        eng.emit("madness_ended", player=p)
+
+
+# ----------------------------------------------------------------------------- promotion
+
+
+def ritual_ok(eng: Eng, p: int, pathway: str, seq: int) -> bool:
+    """Whether ``p`` controls a usable ritual for (pathway, seq) (083)."""
+    keep = eng.state.options.characteristic_keeps_ritual == "yes"
+    ctrl = controlled(eng, p)
+    slate = any(cdef(eng, c).extra_kind == "blasphemy_slate" for c in ctrl)
+    for c in ctrl:
+        if not keep and is_characteristic(eng, c):
+            continue
+        d = cdef(eng, c)
+        rituals: list[Ritual] = []
+        if d.ritual is not None and d.is_potion:
+            rituals.append(d.ritual)
+        if slate and d.extra_kind in ("blasphemy_slate", "blasphemy_card"):
+            rituals += d.rituals
+        for r in rituals:
+            if r.pathway == pathway and r.sequence == seq and cond_ok(eng, p, r.condition):
+                return True
+    return False
+
+
+def _seq0_ok(eng: Eng, p: int, absorbed: int) -> bool:
+    """Sequence-0 requirements (088.2-088.4)."""
+    path = rb_path(eng, p)
+    sw = cards_in(eng, "spirit", p)
+    ones = [c for c in sw if c != absorbed and is_characteristic(eng, c)
+            and cdef(eng, c).pathway == path and cdef(eng, c).sequence == 1]
+    if len(ones) < 3:
+        return False
+    if not any(not eng.state.cards[c].face_down and cdef(eng, c).extra_kind == "uniqueness"
+               and cdef(eng, c).pathway == path for c in sw):
+        return False
+    keep = eng.state.options.characteristic_keeps_ritual == "yes"
+    for c in controlled(eng, p):
+        d = cdef(eng, c)
+        r = d.apotheosis_ritual
+        if d.extra_kind != "god" or r is None or r.pathway != path:
+            continue
+        if not keep and is_characteristic(eng, c):
+            continue
+        if cond_ok(eng, p, r.condition):
+            return True
+    return False
+
+
+def promotion_candidates(eng: Eng, p: int) -> list[int]:
+    """Characteristics ``p`` may absorb now (082.1, 083, 088)."""
+    state = eng.state
+    seq = state.sequence[p]
+    if seq <= 0:
+        return []
+    target = seq - 1
+    path = rb_path(eng, p)
+    out = []
+    for c in cards_in(eng, "spirit", p):
+        if not is_characteristic(eng, c):
+            continue
+        d = cdef(eng, c)
+        if d.pathway != path or d.sequence != target:
+            continue
+        if 1 <= target <= 5 and not ritual_ok(eng, p, path, target):
+            continue
+        if target == 0 and not _seq0_ok(eng, p, c):
+            continue
+        out.append(c)
+    return out
+
+
+def ascension_ready(eng: Eng, p: int) -> bool:
+    """Great Old One requirements (089.1, 089.8)."""
+    state = eng.state
+    if state.sequence[p] != 0:
+        return False
+    path = rb_path(eng, p)
+    pw = load_pathways()
+    src = pw.source_of(path)
+    sw = [c for c in cards_in(eng, "spirit", p) if not state.cards[c].face_down]
+    lone = sum(1 for x in pw.pathways.values() if x.source == src) == 1
+    adj = any(is_characteristic(eng, c) and cdef(eng, c).sequence == 1
+              and pw.adjacent(path, cdef(eng, c).pathway or "") for c in sw)
+    if not adj and not (lone and state.options.lone_source_ascension == "waive_adjacent"):
+        return False
+    uniq = any(cdef(eng, c).extra_kind == "uniqueness" and cdef(eng, c).pathway == path
+               for c in sw)
+    source = any(cdef(eng, c).extra_kind == "source" and cdef(eng, c).source == src for c in sw)
+    return uniq and source
+
+
+def begin_ascension(eng: Eng, p: int) -> None:
+    """The RB slumbers in the Astral World (089.4)."""
+    state = eng.state
+    state.ascend_round[p] = state.round
+    eng.move(state.rb[p], z("astral", p), kind="slumber")
+    eng.emit("ascension_began", player=p, amount=state.round)
+
+
+@on(PromotionPhase)
+def _promotion_phase(eng: Eng, step: PromotionPhase) -> None:
+    eng.state.phase = f"promotion{step.n}"
+    p = step.player
+    eng.push(_timed(eng, p, "promotion_phase"), PromotionAsk(player=p, n=step.n))  # 065.1
+
+
+def _can_promote(eng: Eng, p: int) -> bool:
+    if slumbering(eng, p):
+        return False
+    return not eng.state.dead[p] or eng.state.options.dead_rb_can_promote == "yes"
+
+
+@on(PromotionAsk)
+def _promotion_ask(eng: Eng, step: PromotionAsk) -> None:
+    p = step.player
+    if not _can_promote(eng, p):
+        return
+    state = eng.state
+    ready = not state.dead[p] and ascension_ready(eng, p)
+    if ready and state.options.ascension_start == "automatic":
+        begin_ascension(eng, p)
+        return
+    opts = [Option(key=f"promote:{c}", label=f"Promote with {cdef(eng, c).name_en}", card=c)
+            for c in promotion_candidates(eng, p)]
+    if ready:
+        opts.append(Option(key="ascend", label="Begin the Great Old One ascension"))
+    if not opts:
+        return
+    opts.append(Option(key="pass", label="Do not promote"))
+    eng.ask(p, "promotion", f"Promotion phase {step.n}: promote?", opts,
+            resume=PromotionAnswer(player=p, n=step.n))
+
+
+@on(PromotionAnswer)
+def _promotion_answer(eng: Eng, step: PromotionAnswer) -> None:
+    key = eng.answer[0]
+    p = step.player
+    if key == "pass":
+        return
+    if key == "ascend":
+        begin_ascension(eng, p)
+        return
+    promote(eng, p, int(key.split(":")[1]))
+
+
+def promote(eng: Eng, p: int, cid: int) -> None:
+    """Absorb a characteristic (084-087)."""
+    state = eng.state
+    target = cdef(eng, cid).sequence
+    assert target is not None
+    stack = state.zones[z("stack", p)].cards
+    needs_check = any(state.cards[c].face_down for c in stack)  # 085.1
+    eng.move(cid, z("stack", p), index=0, face_down=True, kind="absorbed")  # 084.1
+    success = True
+    if needs_check:
+        top = reveal_top(eng, p, "promotion_check")
+        if top is None:
+            return
+        d = cdef(eng, top)
+        success = d.is_potion or (d.pathway == rb_path(eng, p) and d.sequence is not None
+                                  and d.sequence >= state.sequence[p])  # 085.3
+        eng.move(top, z("deck", p), reveal=True, kind="to_bottom")  # 085.4
+    if not success:
+        eng.emit("promotion_failed", player=p, amount=state.sequence[p])
+        go_mad(eng, p, "promotion_failed")  # 085.5
+        return
+    state.sequence[p] = target  # 086.1
+    eng.emit("promoted", player=p, amount=target)
+    if not state.rewarded[p]:  # 087.2
+        state.rewarded[p] = True
+        _reward(eng, p)
+
+
+def _reward(eng: Eng, p: int) -> None:
+    extra = cards_in(eng, "extra", p)
+    if not extra or len(cards_in(eng, "spirit", p)) >= 7:  # 087.3
+        draw(eng, p, 1)
+        return
+    eng.ask(p, "reward_order", "Promotion reward: set an extra-deck card first, or draw first?",
+            [Option(key="set_first", label="Set first"), Option(key="draw_first", label="Draw first")],
+            resume=RewardAnswer(player=p))
+
+
+@on(RewardAnswer)
+def _reward_answer(eng: Eng, step: RewardAnswer) -> None:
+    p = step.player
+    if eng.answer[0] == "set_first":
+        eng.push(RewardPick(player=p, draw_after=True))
+    else:
+        draw(eng, p, 1)
+        eng.push(RewardPick(player=p, draw_after=False))
+
+
+@on(RewardPick)
+def _reward_pick(eng: Eng, step: RewardPick) -> None:
+    p = step.player
+    opts = [Option(key=f"extra:{c}", label=cdef(eng, c).name_en, card=c)
+            for c in cards_in(eng, "extra", p)]
+    if not opts or len(cards_in(eng, "spirit", p)) >= 7:
+        if step.draw_after:
+            draw(eng, p, 1)
+        return
+    eng.ask(p, "reward_pick", "Choose an extra-deck card to set in your Spirit World", opts,
+            resume=RewardPickAnswer(player=p, draw_after=step.draw_after))
+
+
+@on(RewardPickAnswer)
+def _reward_pick_answer(eng: Eng, step: RewardPickAnswer) -> None:
+    p = step.player
+    cid = int(eng.answer[0].split(":")[1])
+    eng.move(cid, z("spirit", p), face_down=True, kind="set")
+    if step.draw_after:
+        draw(eng, p, 1)
+
+
+# ----------------------------------------------------------------------------- main phase
+
+
+def _defs(eng: Eng) -> dict[str, CardDef]:
+    state = eng.state
+    cards = _DEFS.get(state.pool)
+    if cards is None:
+        cards = _DEFS[state.pool] = get_pool(state.pool).cards
+    return cards
+
+
+def main_options(eng: Eng, p: int) -> list[Option]:
+    """Legal main-phase actions (071-077, 122.1); ``end`` is always last."""
+    state = eng.state
+    defs = _defs(eng)
+    cards = state.cards
+    zones = state.zones
+    opts: list[Option] = []
+    add = opts.append
+    units = zones[f"units.{p}"].cards
+    empty = [i for i, c in enumerate(units) if c == EMPTY_SLOT]
+    sw = zones[f"spirit.{p}"].cards
+    sw_full = len(sw) >= 7
+    o = state.options
+    seq = state.sequence[p]
+    can_event = state.events_played[p] == 0 and not sw_full
+    for cid in zones[f"hand.{p}"].cards:
+        d = defs[cards[cid].code]
+        if d.rank is None or seq > RANK_GATE[d.rank]:  # 072.1
+            continue
+        ctype = d.card_type
+        if ctype == "beyonder" or ctype == "item":
+            for s in empty:
+                add(Option(key=f"play:{cid}:{s}", label=f"Play {d.name_en} to {SLOT_NAMES[s]}",
+                           card=cid))
+        elif ctype == "event" and can_event:
+            if d.event_kind != "quick" or o.quick_event_from_hand == "allowed":
+                add(Option(key=f"event:{cid}:up", label=f"Activate {d.name_en}", card=cid))
+            if d.event_kind == "quick" or o.set_event_activation == "later_main_phase":
+                add(Option(key=f"event:{cid}:set", label=f"Set {d.name_en}", card=cid))
+    for cid in sw:
+        card = cards[cid]
+        if not card.face_down:
+            continue
+        d = defs[card.code]
+        if d.extra_kind is not None:
+            if cond_ok(eng, p, d.activation_condition):
+                add(Option(key=f"extra:{cid}", label=f"Activate {d.name_en}", card=cid))
+        elif (d.card_type == "event" and d.event_kind != "quick"
+              and card.counters.get("set_turn", -1) != state.turn):
+            add(Option(key=f"flip:{cid}", label=f"Activate set {d.name_en}", card=cid))
+    rb = state.rb[p]
+    ignite_ids = [c for c in units if c != EMPTY_SLOT]
+    if cards[rb].zone == f"revival.{p}" and not state.mad[p]:
+        ignite_ids.append(rb)
+    used = state.used_ignition
+    for cid in ignite_ids:
+        card = cards[cid]
+        d = defs[card.code]
+        if d.item_kind == "potion" and cid != rb and not sw_full:
+            add(Option(key=f"potion:{cid}", label=f"Activate potion {d.name_en}", card=cid))
+        if not d.abilities or cid in used or card.counters.get("no_act"):
+            continue
+        for i, ab in enumerate(d.abilities):
+            if ab.timing == "ignition":
+                add(Option(key=f"ignite:{cid}:{i}", label=f"【起】 {d.name_en}", card=cid))
+    if o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn:
+        for s, cid in enumerate(units):
+            if cid == EMPTY_SLOT:
+                continue
+            for t in range(4):
+                if t != s and (units[t] == EMPTY_SLOT or t > s):
+                    verb = "Move" if units[t] == EMPTY_SLOT else "Swap"
+                    add(Option(key=f"move:{cid}:{t}",
+                               label=f"{verb} {SLOT_NAMES[s]} -> {SLOT_NAMES[t]}", card=cid))
+    add(Option(key="end", label="End the main phase"))
+    return opts
+
+
+@on(MainPhase)
+def _main_phase(eng: Eng, step: MainPhase) -> None:
+    eng.state.phase = "main"
+    p = step.player
+    opts = main_options(eng, p)
+    if len(opts) == 1:
+        return
+    eng.ask(p, "main_action", "Main phase: choose an action", opts, resume=MainAnswer(player=p))
+
+
+def _effects_of(eng: Eng, p: int, cid: int, timing: str) -> list[DoEffect]:
+    return [DoEffect(player=p, source=cid, op=e.op, amount=e.amount)
+            for ab in cdef(eng, cid).abilities if ab.timing == timing for e in ab.effects]
+
+
+def activate_event(eng: Eng, p: int, cid: int) -> None:
+    """Turn an event face up and resolve it (074.2, 074.4-074.6)."""
+    card = eng.state.cards[cid]
+    card.face_down = False
+    eng.emit("event_activated", player=p, card=cid, code=card.code)
+    eng.push(*_effects_of(eng, p, cid, "on_play"), FinishEvent(player=p, card=cid))
+
+
+@on(MainAnswer)
+def _main_answer(eng: Eng, step: MainAnswer) -> None:
+    state = eng.state
+    p = step.player
+    key = eng.answer[0]
+    if key == "end":
+        return
+    parts = key.split(":")
+    verb, cid = parts[0], int(parts[1])
+    eng.push(MainPhase(player=p))
+    if has_set_events(eng, 1 - p):
+        eng.push(QuickWindow(player=1 - p))  # 074.8: after the action, before the next
+    if verb == "play":  # 073.1
+        eng.move(cid, z("units", p), slot=int(parts[2]), face_down=False, kind="played")
+        eng.push(*_effects_of(eng, p, cid, "on_play"))
+    elif verb == "event":
+        state.events_played[p] += 1
+        if parts[2] == "set":
+            eng.move(cid, z("spirit", p), face_down=True, kind="set")
+            state.cards[cid].counters = {"set_turn": state.turn, "set_round": state.round}
+        else:
+            eng.move(cid, z("spirit", p), face_down=False, kind="played")
+            activate_event(eng, p, cid)
+    elif verb == "flip":  # 074.12
+        activate_event(eng, p, cid)
+    elif verb == "extra":  # 122.1
+        card = state.cards[cid]
+        card.face_down = False
+        eng.emit("extra_activated", player=p, card=cid, code=card.code)
+        eng.push(*_effects_of(eng, p, cid, "on_play"), FinishExtra(player=p, card=cid))
+    elif verb == "potion":  # 076.1
+        eng.move(cid, z("spirit", p), face_down=False, kind="potion_activated")
+    elif verb == "ignite":  # 075
+        state.used_ignition.append(cid)
+        ab = cdef(eng, cid).abilities[int(parts[2])]
+        eng.emit("ignition", player=p, card=cid, code=state.cards[cid].code)
+        eng.push(*[DoEffect(player=p, source=cid, op=e.op, amount=e.amount) for e in ab.effects])
+    elif verb == "move":  # 077.1
+        state.moves += 1
+        units = state.zones[z("units", p)].cards
+        s, t = units.index(cid), int(parts[2])
+        other = units[t]
+        units[s], units[t] = other, cid
+        eng.emit("units_moved", player=p, data={"from": s, "to": t, "card": cid,
+                                                "other": None if other == EMPTY_SLOT else other})
+
+
+@on(FinishEvent)
+def _finish_event(eng: Eng, step: FinishEvent) -> None:
+    card = eng.state.cards[step.card]
+    if card.zone != z("spirit", step.player) or card.face_down:
+        return
+    if cdef(eng, step.card).event_kind != "continuous":  # 074.4
+        eng.move(step.card, z("underworld", card.owner), kind="resolved")
+
+
+@on(FinishExtra)
+def _finish_extra(eng: Eng, step: FinishExtra) -> None:
+    card = eng.state.cards[step.card]
+    if card.zone != z("spirit", step.player):
+        return
+    dest = cdef(eng, step.card).after_activation
+    if dest is None:  # 122.2
+        dest = eng.state.options.extra_card_default_destination
+    if dest == "hand":
+        eng.move(step.card, z("hand", card.owner), kind="to_hand")
+    elif dest == "underworld":
+        eng.move(step.card, z("underworld", card.owner), kind="resolved")
+
+
+# ----------------------------------------------------------------------------- quick events
+
+
+def _quick_token(eng: Eng) -> str:
+    state = eng.state
+    return f"b{state.round}" if state.in_battle else f"t{state.turn}"
+
+
+def quick_window_cards(eng: Eng, p: int) -> list[int]:
+    """Face-down events ``p`` set from hand that the timing rules would let them activate now
+    if they were quick events (074.6, 074.7, 074.11).
+
+    This uses only public facts (which face-down cards were set from hand, and when), so
+    whether a window is offered never tells the opponent what a set card is.
+    """
+    state = eng.state
+    if state.result is not None or state.quick_used[p] == _quick_token(eng):
+        return []
+    if not state.in_battle and state.active_player == p:
+        return []
+    out = []
+    for cid in state.zones[z("spirit", p)].cards:
+        card = state.cards[cid]
+        if not card.face_down or "set_turn" not in card.counters:
+            continue
+        if state.in_battle:
+            if (state.options.quick_event_same_round_battle == "forbidden"
+                    and card.counters.get("set_round", -1) == state.round):
+                continue
+        elif card.counters.get("set_turn", -1) == state.turn:
+            continue
+        out.append(cid)
+    return out
+
+
+def quick_events(eng: Eng, p: int) -> list[int]:
+    """Set quick events ``p`` may activate in the current window."""
+    return [c for c in quick_window_cards(eng, p) if cdef(eng, c).event_kind == "quick"]
+
+
+@on(QuickWindow)
+def _quick_window(eng: Eng, step: QuickWindow) -> None:
+    """A quick-event window (074.8); offered whenever a set card could be a usable quick
+    event, so the offer itself reveals nothing."""
+    p = step.player
+    cands = quick_window_cards(eng, p)
+    if not cands:
+        return
+    opts = [Option(key=f"quick:{c}", label=f"Activate {cdef(eng, c).name_en}", card=c)
+            for c in cands if cdef(eng, c).event_kind == "quick"]
+    opts.append(Option(key="pass", label="Do not activate"))
+    eng.ask(p, "quick_event", "Activate a set quick event?", opts, resume=QuickAnswer(player=p))
+
+
+@on(QuickAnswer)
+def _quick_answer(eng: Eng, step: QuickAnswer) -> None:
+    key = eng.answer[0]
+    if key == "pass":
+        return
+    p = step.player
+    eng.state.quick_used[p] = _quick_token(eng)
+    activate_event(eng, p, int(key.split(":")[1]))
+
+
+# ----------------------------------------------------------------------------- effects
+
+
+def _targets(eng: Eng, p: int, op: str) -> list[int]:
+    state = eng.state
+    o = 1 - p
+    if op == "strength":
+        return [c for c in cards_in(eng, "units", p) if cdef(eng, c).is_beyonder]
+    if op == "weaken":
+        return [c for c in cards_in(eng, "units", o) if cdef(eng, c).is_beyonder]
+    if op == "destroy_item":
+        return [c for c in cards_in(eng, "units", o) if cdef(eng, c).card_type == "item"
+                and not state.cards[c].counters.get("protect")]
+    if op == "destroy_event":
+        return [c for c in cards_in(eng, "spirit", o) if not state.cards[c].face_down
+                and cdef(eng, c).card_type == "event"]
+    if op == "spirit_to_hand":
+        return cards_in(eng, "spirit", p)
+    return []
+
+
+@on(DoEffect)
+def _do_effect(eng: Eng, step: DoEffect) -> None:
+    state = eng.state
+    p, op, n = step.player, step.op, step.amount
+    o = 1 - p
+    if state.result is not None:
+        return
+    if op == "draw":
+        draw(eng, p, n)
+    elif op == "heal":
+        status = [c for c in cards_in(eng, "status", p) if state.cards[c].face_down]
+        for cid in status[:n]:
+            eng.move(cid, z("underworld", p), kind="healed")
+    elif op == "corrupt":
+        receive_corruption(eng, o, n, damage_step=False)
+    elif op == "madden":
+        go_mad(eng, o, "effect")  # 112.1e
+    elif op == "untap":
+        for cid in cards_in(eng, "units", p):
+            state.cards[cid].exhausted = False
+    elif op == "revive":  # 114
+        if state.dead[p]:
+            for cid in cards_in(eng, "status", p)[:n]:
+                eng.move(cid, z("underworld", p), kind="healed")
+            state.dead[p] = False
+            if state.options.dead_corruption_count == "per_death":
+                state.dead_corruption[p] = 0
+            eng.move(state.rb[p], z("revival", p), kind="revived")
+    elif op == "recur":
+        _ask_recur(eng, p, step.source)
+    elif op in ("strength", "weaken", "destroy_item", "destroy_event", "spirit_to_hand"):
+        ids = _targets(eng, p, op)
+        if ids:
+            eng.ask(p, "effect_target", f"Choose a card for {op}",
+                    [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in ids],
+                    resume=EffectAnswer(player=p, source=step.source, op=op, amount=n))
+    eng.emit("effect", player=p, card=step.source if step.source >= 0 else None,
+             data={"op": op, "amount": n})
+
+
+def _ask_recur(eng: Eng, p: int, source: int) -> None:
+    """River of Eternal Darkness placement (102.3)."""
+    state = eng.state
+    units = state.zones[z("units", p)].cards
+    empty = [i for i, c in enumerate(units) if c == EMPTY_SLOT]
+    limit = state.sequence[p] - 2
+    opts = []
+    for cid in cards_in(eng, "underworld", p):
+        d = cdef(eng, cid)
+        if d.is_beyonder and d.sequence is not None and d.sequence >= limit:
+            opts += [Option(key=f"card:{cid}:{s}", label=f"{d.name_en} to {SLOT_NAMES[s]}",
+                            card=cid) for s in empty]
+    if opts:
+        eng.ask(p, "effect_target", "Choose a Beyonder to return tapped", opts,
+                resume=EffectAnswer(player=p, source=source, op="recur", amount=1))
+
+
+@on(EffectAnswer)
+def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
+    state = eng.state
+    p, op = step.player, step.op
+    parts = eng.answer[0].split(":")
+    cid = int(parts[1])
+    card = state.cards[cid]
+    if op == "strength":
+        card.counters = {**card.counters, "bp_str": card.counters.get("bp_str", 0) + step.amount}
+    elif op == "weaken":
+        card.counters = {**card.counters, "bp_weak": card.counters.get("bp_weak", 0) + step.amount}
+    elif op in ("destroy_item", "destroy_event"):
+        eng.move(cid, z("underworld", card.owner), kind="destroyed")
+    elif op == "spirit_to_hand":
+        eng.move(cid, z("hand", p), kind="to_hand")
+    elif op == "recur":
+        eng.move(cid, z("units", p), slot=int(parts[2]), kind="recurred")
+        card.exhausted = True
+    else:
+        _apply_source_choice(eng, p, op, cid)
+
+
+# ----------------------------------------------------------------------------- battle
+
+
+def _char_ids(eng: Eng, p: int) -> list[int]:
+    out = [c for c in cards_in(eng, "units", p) if cdef(eng, c).is_beyonder]
+    if rb_on_field(eng, p):
+        out.append(eng.state.rb[p])
+    return out
+
+
+def _order_key(eng: Eng, cid: int) -> tuple[int, int, int, int]:
+    state = eng.state
+    p = state.cards[cid].controller
+    is_rb = cid == state.rb[p]
+    return (-agility(eng, cid), 0 if p == state.first else 1, 0 if is_rb else 1,
+            -1 if is_rb else slot_of(eng, cid))
+
+
+@on(BattleStart)
+def _battle_start(eng: Eng, step: BattleStart) -> None:
+    state = eng.state
+    state.in_battle = True
+    state.phase = "battle"
+    state.active_player = state.first
+    state.hits = []
+    state.bp_minus = [0, 0]
+    eng.emit("battle_started", amount=state.round)
+    for p in (0, 1):  # 102.6: "until the next battle phase" ends now
+        for cid in cards_in(eng, "units", p):
+            ctr = state.cards[cid].counters
+            if ctr.get("protect"):
+                state.cards[cid].counters = {k: v for k, v in ctr.items() if k != "protect"}
+    chars = sorted(_char_ids(eng, 0) + _char_ids(eng, 1), key=lambda c: _order_key(eng, c))
+    steps: list[Step] = []
+    for cid in chars:  # 092.1
+        steps += _effects_of(eng, state.cards[cid].controller, cid, "start_of_battle")
+    f = state.first
+    for p in (f, 1 - f):  # 092.2
+        for cid in cards_in(eng, "units", p):
+            if not cdef(eng, cid).is_beyonder:
+                steps += _effects_of(eng, p, cid, "start_of_battle")
+        for cid in [*cards_in(eng, "spirit", p), *cards_in(eng, "status", p)]:
+            if not state.cards[cid].face_down and not is_characteristic(eng, cid):
+                steps += _effects_of(eng, p, cid, "start_of_battle")
+    steps += [QuickWindow(player=f), QuickWindow(player=1 - f), BattleOrder()]
+    eng.push(*steps)
+
+
+@on(BattleOrder)
+def _battle_order(eng: Eng, step: BattleOrder) -> None:
+    state = eng.state
+    cands = []
+    for p in (0, 1):  # 093.1
+        units = state.zones[z("units", p)].cards
+        cands += [units[s] for s in FRONT if units[s] != EMPTY_SLOT
+                  and cdef(eng, units[s]).is_beyonder and not state.cards[units[s]].exhausted]
+        if rb_on_field(eng, p) and not state.cards[state.rb[p]].exhausted:
+            cands.append(state.rb[p])
+    state.attack_order = sorted(cands, key=lambda c: _order_key(eng, c))
+    eng.emit("attack_order", data={"order": ",".join(map(str, state.attack_order))})
+    eng.push(BattleNext(index=0))
+
+
+def attack_targets(eng: Eng, p: int) -> list[int]:
+    """Legal targets for ``p``'s attacker (094.3)."""
+    state = eng.state
+    o = 1 - p
+    units = state.zones[z("units", o)].cards
+    out = [units[s] for s in FRONT if units[s] != EMPTY_SLOT and cdef(eng, units[s]).is_beyonder]
+    if rb_on_field(eng, o):
+        out.append(state.rb[o])
+    out += [c for c in units if c != EMPTY_SLOT and cdef(eng, c).card_type == "item"
+            and not state.cards[c].counters.get("protect")]
+    return out
+
+
+def _can_attack(eng: Eng, cid: int) -> bool:
+    state = eng.state
+    card = state.cards[cid]
+    p = card.controller
+    if card.exhausted or card.counters.get("no_act"):
+        return False
+    if cid == state.rb[p]:
+        return rb_on_field(eng, p)
+    return card.zone == z("units", p) and slot_of(eng, cid) in FRONT
+
+
+@on(BattleNext)
+def _battle_next(eng: Eng, step: BattleNext) -> None:
+    state = eng.state
+    order = state.attack_order
+    for i in range(step.index, len(order)):
+        cid = order[i]
+        if not _can_attack(eng, cid):
+            continue
+        p = state.cards[cid].controller
+        targets = attack_targets(eng, p)
+        if not targets:  # 094.4
+            continue
+        opts = [Option(key=f"attack:{t}", label=f"Attack {cdef(eng, t).name_en}", card=t)
+                for t in targets]
+        opts.append(Option(key="pass", label="Do not attack"))
+        eng.ask(p, "attack", f"{cdef(eng, cid).name_en} may attack", opts,
+                resume=AttackAnswer(index=i))
+        return
+    f = state.first
+    eng.push(QuickWindow(player=f), QuickWindow(player=1 - f), DamageStep())
+
+
+def _is_char_target(eng: Eng, cid: int) -> bool:
+    return cdef(eng, cid).card_type in ("beyonder", "revival_beyonder")
+
+
+@on(AttackAnswer)
+def _attack_answer(eng: Eng, step: AttackAnswer) -> None:
+    state = eng.state
+    attacker = state.attack_order[step.index]
+    p = state.cards[attacker].controller
+    key = eng.answer[0]
+    if key == "pass":
+        eng.push(BattleNext(index=step.index + 1))
+        return
+    target = int(key.split(":")[1])
+    state.cards[attacker].exhausted = True  # 094.3
+    state.attack = Attack(attacker=attacker, player=p, target=target)
+    eng.emit("attack_declared", player=p, card=attacker, code=state.cards[attacker].code,
+             data={"target": target})
+    if attacker == state.rb[p]:  # 104.1
+        for sc in state.zones[z("stack", p)].cards:
+            if state.cards[sc].face_down:
+                state.cards[sc].face_down = False
+                eng.emit("digested", player=p, card=sc, code=state.cards[sc].code)
+                break
+    eng.push(InterceptAsk(), QuickWindow(player=p), QuickWindow(player=1 - p), AttackCheck(),
+             HitCheck(), BattleNext(index=step.index + 1))
+    if _is_char_target(eng, target):  # 095.1
+        units = state.zones[z("units", p)].cards
+        sup = [units[s] for s in BACK if units[s] != EMPTY_SLOT
+               and cdef(eng, units[s]).is_beyonder and not state.cards[units[s]].exhausted]
+        if sup:
+            eng.ask(p, "support", "Tap back-row Beyonders to support the attack",
+                    [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in sup],
+                    min=0, max=len(sup), resume=SupportAnswer())
+
+
+@on(SupportAnswer)
+def _support_answer(eng: Eng, step: SupportAnswer) -> None:
+    state = eng.state
+    assert state.attack is not None
+    for k in eng.answer:
+        cid = int(k.split(":")[1])
+        state.cards[cid].exhausted = True
+        state.attack.support.append(cid)
+        eng.emit("supported", player=state.attack.player, card=cid, code=state.cards[cid].code)
+
+
+@on(InterceptAsk)
+def _intercept_ask(eng: Eng, step: InterceptAsk) -> None:
+    state = eng.state
+    att = state.attack
+    assert att is not None
+    d = 1 - att.player
+    char_target = _is_char_target(eng, att.target)
+    cands = [c for c in cards_in(eng, "units", d) if cdef(eng, c).is_beyonder
+             and not state.cards[c].exhausted and c != att.target]
+    rb = state.rb[d]
+    if (rb_on_field(eng, d) and rb != att.target and not state.cards[rb].exhausted
+            and not state.mad[d]
+            and (char_target or state.options.item_intercept_rb == "allowed")):
+        cands.append(rb)
+    if not cands:
+        return
+    eng.ask(d, "intercept", "Tap characters to intercept",
+            [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in cands],
+            min=0, max=len(cands) if char_target else 1, resume=InterceptAnswer())
+
+
+@on(InterceptAnswer)
+def _intercept_answer(eng: Eng, step: InterceptAnswer) -> None:
+    state = eng.state
+    att = state.attack
+    assert att is not None
+    for k in eng.answer:
+        cid = int(k.split(":")[1])
+        state.cards[cid].exhausted = True
+        att.intercept.append(cid)
+        eng.emit("intercepted", player=1 - att.player, card=cid, code=state.cards[cid].code)
+
+
+@on(AttackCheck)
+def _attack_check(eng: Eng, step: AttackCheck) -> None:
+    state = eng.state
+    att = state.attack
+    assert att is not None
+    p = att.player
+    if att.attacker != state.rb[p]:  # 101.1
+        return
+    top = reveal_top(eng, p, "attack_check")
+    if top is None:
+        return
+    d = cdef(eng, top)
+    after = CheckToHand(player=p, card=top)
+    if d.is_potion and d.pathway is not None:  # 101.3
+        src = load_pathways().source_of(d.pathway)
+        eng.emit("source_trigger", player=p, data={"source": src})
+        eng.push(SourceTrigger(player=p, source=src), after)
+    else:
+        eng.push(after)
+
+
+@on(CheckToHand)
+def _check_to_hand(eng: Eng, step: CheckToHand) -> None:
+    card = eng.state.cards[step.card]
+    if card.zone == z("deck", step.player):
+        eng.move(step.card, z("hand", step.player), reveal=True, kind="checked_to_hand")
+
+
+def _scope_ids(eng: Eng, p: int) -> list[int]:
+    """Characters a Source trigger may choose among ``p``'s (102.10)."""
+    ids = [c for c in cards_in(eng, "units", p) if cdef(eng, c).is_beyonder]
+    if eng.state.options.trigger_rb_scope == "include" and rb_on_field(eng, p):
+        ids.append(eng.state.rb[p])
+    return ids
+
+
+@on(SourceTrigger)
+def _source_trigger(eng: Eng, step: SourceTrigger) -> None:
+    state = eng.state
+    p, src = step.player, step.source
+    o = 1 - p
+    ids: list[int] = []
+    if src == "sefirah_castle":  # 102.1
+        ids = cards_in(eng, "spirit", p)
+    elif src in ("chaos_sea", "city_of_calamity", "brood_hive"):  # 102.2, 102.4, 102.8
+        ids = _scope_ids(eng, p)
+    elif src == "nation_of_disorder":  # 102.5
+        ids = _scope_ids(eng, o)
+    elif src == "knowledge_moor":  # 102.6
+        ids = [c for c in cards_in(eng, "units", p) if cdef(eng, c).card_type == "item"]
+    elif src == "river_of_eternal_darkness":  # 102.3
+        _ask_recur(eng, p, -1)
+        return
+    elif src == "tenebrous_world":  # 102.7
+        state.bp_minus[o] += 100
+        return
+    elif src == "key_of_light":  # 102.9
+        draw(eng, p, 2)
+        return
+    if ids:
+        eng.ask(p, "source_trigger", f"Source trigger {src}: choose a card",
+                [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in ids],
+                resume=EffectAnswer(player=p, op=src, amount=1))
+
+
+def _apply_source_choice(eng: Eng, p: int, src: str, cid: int) -> None:
+    card = eng.state.cards[cid]
+    ctr = dict(card.counters)
+    if src == "sefirah_castle":
+        eng.move(cid, z("hand", p), kind="to_hand")
+        return
+    if src == "chaos_sea":
+        ctr["bonus_dmg"] = ctr.get("bonus_dmg", 0) + 1
+    elif src == "city_of_calamity":
+        ctr["bp_str"] = ctr.get("bp_str", 0) + 400
+    elif src == "nation_of_disorder":
+        ctr["no_act"] = 1
+    elif src == "knowledge_moor":
+        ctr["protect"] = 1
+    elif src == "brood_hive":
+        ctr["unhittable"] = 1
+    card.counters = ctr
+
+
+def on_field(eng: Eng, cid: int) -> bool:
+    """A card is in a unit slot or a revival zone (017.3)."""
+    zone = eng.state.cards[cid].zone
+    return zone.startswith(("units.", "revival."))
+
+
+@on(HitCheck)
+def _hit_check(eng: Eng, step: HitCheck) -> None:
+    state = eng.state
+    att = state.attack
+    assert att is not None
+    state.attack = None
+    target = att.target
+    if not on_field(eng, target) or state.cards[target].counters.get("unhittable"):
+        eng.emit("missed", player=att.player, data={"target": target})
+        return
+    attack_value = strength(eng, att.attacker) + sum(strength(eng, c) for c in att.support)
+    base = strength(eng, target) if _is_char_target(eng, target) else 0  # 096.3
+    defence = base + sum(strength(eng, c) for c in att.intercept)
+    hit = attack_value >= defence  # 095.3, 096.3
+    bonus = state.cards[att.attacker].counters.get("bonus_dmg", 0)
+    if hit:
+        state.hits.append(Hit(target=target, attacker=att.attacker, bonus=bonus))
+    eng.emit("hit" if hit else "missed", player=att.player, amount=attack_value,
+             data={"target": target, "defence": defence})
+
+
+def damage_check(eng: Eng, p: int) -> str:
+    """One damage check for ``p``'s RB (104); returns the outcome name."""
+    state = eng.state
+    top = reveal_top(eng, p, "damage_check")
+    if top is None:
+        return "deck_out"
+    d = cdef(eng, top)
+    if d.is_potion:  # 103.2
+        eng.move(top, z("deck", p), reveal=True, kind="to_bottom")
+        return "prevented"
+    same = d.pathway == rb_path(eng, p) and d.sequence is not None
+    if same and d.sequence is not None and d.sequence >= state.sequence[p]:  # 103.3
+        eng.move(top, z("status", p), face_down=False, reveal=True, kind="damage")
+        status_entered(eng, p, False, 0)
+        return "face_up"
+    n = 1 if same else 2  # 103.4, 103.5
+    eng.move(top, z("status", p), face_down=True, reveal=True, kind="damage")
+    status_entered(eng, p, True, n)
+    return f"corruption_{n}"
+
+
+@on(DamageStep)
+def _damage_step(eng: Eng, step: DamageStep) -> None:
+    state = eng.state
+    state.phase = "damage"
+    state.step_corruption = [0, 0]
+    state.hold_losses = state.options.damage_step_losses == "simultaneous"
+    units_hit: list[int] = []
+    for h in state.hits:  # 098.2
+        if h.target not in units_hit and state.cards[h.target].zone.startswith("units."):
+            units_hit.append(h.target)
+    for cid in units_hit:
+        eng.move(cid, z("underworld", state.cards[cid].owner), kind="destroyed")
+    for h in state.hits:  # 098.3
+        p = state.cards[h.target].controller
+        if h.target != state.rb[p]:
+            continue
+        for _ in range(1 + h.bonus):
+            if not rb_on_field(eng, p) or p in state.losses:  # 098.4, 134.2
+                break
+            outcome = damage_check(eng, p)
+            eng.emit("damage_check", player=p, data={"outcome": outcome})
+            if outcome == "prevented" and state.options.potion_prevention == "whole_hit":
+                break
+            if state.result is not None:
+                return
+            if state.losses and not state.hold_losses:
+                return
+    state.hits = []
+    state.hold_losses = False
+    eng.push(BattleEnd())
+
+
+@on(BattleEnd)
+def _battle_end(eng: Eng, step: BattleEnd) -> None:
+    state = eng.state
+    state.phase = "battle_end"
+    steps: list[Step] = []
+    f = state.first
+    for p in (f, 1 - f):  # 099.1
+        for cid in cards_in(eng, "status", p):
+            if not state.cards[cid].face_down:
+                steps += _effects_of(eng, p, cid, "status")
+    eng.push(*steps, BattleCleanup())
+
+
+_BP_COUNTERS = ("bp_str", "bp_weak", "bonus_dmg", "no_act", "unhittable")
+
+
+@on(BattleCleanup)
+def _battle_cleanup(eng: Eng, step: BattleCleanup) -> None:
+    state = eng.state
+    for p in (0, 1):  # 099.2
+        for cid in [*cards_in(eng, "units", p), *cards_in(eng, "revival", p)]:
+            ctr = state.cards[cid].counters
+            if ctr and any(k in ctr for k in _BP_COUNTERS):
+                state.cards[cid].counters = {k: v for k, v in ctr.items()
+                                             if k not in _BP_COUNTERS}
+    state.bp_minus = [0, 0]
+    state.in_battle = False
+    done = []
+    for p in (0, 1):  # 099.3, 089.6
+        r = state.ascend_round[p]
+        if r >= 0 and state.round >= r + 1:
+            if state.options.ascension_recheck == "yes" and not ascension_ready(eng, p):
+                state.ascend_round[p] = -1
+                eng.move(state.rb[p], z("revival", p), kind="woke")
+                eng.emit("ascension_failed", player=p)
+                continue
+            done.append(p)
+    if len(done) == 2:
+        eng.end(draw=True, reason="double_ascension")  # 132.2
+        return
+    if done:
+        eng.end(winners=done, losers=[1 - done[0]], reason="great_old_one")  # 132.1
+        return
+    eng.push(StartRound())

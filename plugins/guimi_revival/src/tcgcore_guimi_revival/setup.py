@@ -1,0 +1,307 @@
+"""Match setup (rules.md section 5) and the scenario builder.
+
+``setup`` is the GameSpec setup: it validates the options, builds the zones, and either deals a
+normal game (decks, shuffle, 5 cards, mulligans) or builds the position described by the
+``scenario`` option (see ``docs/guimi_revival/scenario-format.md``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Literal
+
+import msgspec
+
+import tcgcore
+from tcgcore import Engine, Step
+
+from .cards import CardPool, get_pool
+from .decks import DeckList, default_decks, parse_deck, validate_deck
+from .options import GAME, check_known, parse_rules_options
+from .rules import z
+from .state import (
+    BattleStart,
+    DrawPhase,
+    EndPhase,
+    EndTurn,
+    GuimiState,
+    MainPhase,
+    Mulligan,
+    PromotionPhase,
+    QuickWindow,
+    RevivalPhase,
+    StartGame,
+    StartTurn,
+)
+
+Eng = Engine[GuimiState]
+
+PHASES = ("start", "draw", "revival", "promotion1", "main", "promotion2", "end", "battle")
+
+
+class CardEntry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A card in a scenario: its code, facing, tapped state and counters."""
+
+    code: str
+    face_down: bool = False
+    tapped: bool = False
+    counters: dict[str, int] = {}
+
+
+Entry = str | CardEntry
+
+
+class PlayerSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One player's part of a scenario (see scenario-format.md)."""
+
+    revival: str
+    sequence: int = 9
+    stack: list[Entry] = []
+    units: list[Entry] = []
+    spirit_world: list[Entry] = []
+    hand: list[str] = []
+    deck: list[str] = []
+    extra: list[str] = []
+    status: list[Entry] = []
+    underworld: list[str] = []
+    astral: list[str] = []
+    corruption: int = 0
+    dead_corruption: int = 0
+    mad: int = 0
+    dead: bool = False
+    ascend_round: int = -1
+    rewarded: bool = False
+    events_played: int = 0
+    rb_tapped: bool = False
+
+
+class ScenarioSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A whole scenario: players, who goes first, the round, whose turn and which phase."""
+
+    players: list[PlayerSpec]
+    first_player: int = 0
+    round: int = 1
+    active: int | None = None
+    phase: Literal["start", "draw", "revival", "promotion1", "main", "promotion2", "end",
+                   "battle", "mulligan"] = "main"
+
+
+def _bad(msg: str) -> tcgcore.OptionsError:
+    return tcgcore.OptionsError(f"{GAME}: scenario: {msg}")
+
+
+def parse_scenario(description: dict[str, Any] | str) -> ScenarioSpec:
+    """Parse a scenario description (a dict, or TOML text).
+
+    Raises:
+        tcgcore.OptionsError: bad TOML or a field of the wrong shape (named).
+    """
+    raw: Any = description
+    if isinstance(description, str):
+        try:
+            raw = tomllib.loads(description)
+        except tomllib.TOMLDecodeError as exc:
+            raise _bad(f"not valid TOML: {exc}") from None
+    try:
+        spec = msgspec.convert(raw, ScenarioSpec)
+    except msgspec.ValidationError as exc:
+        raise _bad(str(exc)) from None
+    if len(spec.players) != 2:
+        raise _bad("needs exactly 2 players")
+    if spec.first_player not in (0, 1) or (spec.active is not None and spec.active not in (0, 1)):
+        raise _bad("first_player and active must be 0 or 1")
+    if spec.round < 1:
+        raise _bad("round must be 1 or more")
+    return spec
+
+
+def _zones(eng: Eng) -> None:
+    for p in (0, 1):
+        eng.add_zone(z("deck", p), "deck", owner=p, visibility="hidden")
+        eng.add_zone(z("extra", p), "extra", owner=p, visibility="owner", ordered=False)
+        eng.add_zone(z("hand", p), "hand", owner=p, visibility="owner", ordered=False)
+        eng.add_zone(z("revival", p), "revival", owner=p, capacity=1, slotted=True)
+        eng.add_zone(z("stack", p), "stack", owner=p)
+        eng.add_zone(z("units", p), "units", owner=p, capacity=4, slotted=True)
+        eng.add_zone(z("spirit", p), "spirit", owner=p, capacity=7)
+        eng.add_zone(z("status", p), "status", owner=p)
+        eng.add_zone(z("underworld", p), "underworld", owner=p)
+        eng.add_zone(z("astral", p), "astral", owner=p)
+
+
+def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[DeckList]:
+    raw = options.get("decks", ["seer", "hunter"])
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise tcgcore.OptionsError(f"{GAME}: option decks must be a list of 2 deck lists")
+    check = options.get("deck_check", True)
+    if not isinstance(check, bool):
+        raise tcgcore.OptionsError(f"{GAME}: option deck_check must be true or false")
+    out = []
+    for p, d in enumerate(raw):
+        if isinstance(d, str):
+            named = default_decks().get(d)
+            if named is None:
+                raise tcgcore.OptionsError(f"{GAME}: option decks: unknown built-in deck {d!r}")
+            deck = named
+        else:
+            deck = parse_deck(d, f"deck of player {p}")
+        if check:
+            validate_deck(deck, pool, eng.state.options, who=f"deck of player {p}")
+        out.append(deck)
+    return out
+
+
+def setup(eng: Eng, options: dict[str, Any]) -> None:
+    """Set up a match (section 5) or a scenario.
+
+    Options: every rules option of section 14, plus ``decks`` (2 deck lists or built-in deck
+    names, default ``["seer", "hunter"]``), ``pool`` (``"builtin"`` or a card file path),
+    ``deck_check`` (validate decks, default true) and ``scenario`` (a scenario description).
+
+    Raises:
+        tcgcore.OptionsError: unknown option or bad value; tcgcore.DeckError: illegal deck;
+        tcgcore.CardDataError: invalid pool file.
+    """
+    check_known(options)
+    state = eng.state
+    state.options = parse_rules_options(options)
+    pool_name = options.get("pool", "builtin")
+    if not isinstance(pool_name, str):
+        raise tcgcore.OptionsError(f"{GAME}: option pool must be a string")
+    state.pool = pool_name
+    pool = get_pool(pool_name)
+    _zones(eng)
+    if "scenario" in options:
+        build_scenario(eng, parse_scenario(options["scenario"]), pool)
+        return
+    decks = _decks(options, pool, eng)
+    fp = state.options.first_player
+    state.first = eng.rng.randbelow(2) if fp == "random" else int(fp[1])  # 051.2
+    for p, deck in enumerate(decks):
+        rb = eng.add_card(deck.revival, p, z("revival", p), face_down=True)  # 051.1
+        state.rb[p] = rb.id
+        for code in deck.main_codes():
+            eng.add_card(code, p, z("deck", p))
+        for code in deck.extra:
+            eng.add_card(code, p, z("extra", p))
+        eng.shuffle(z("deck", p))
+    for p in (state.first, 1 - state.first):  # 051.3
+        for _ in range(5):
+            deck_cards = state.zones[z("deck", p)].cards
+            eng.move(deck_cards[0], z("hand", p), kind="drawn")
+    eng.push(Mulligan(player=state.first), Mulligan(player=1 - state.first), StartGame())
+
+
+def _entry(e: Entry) -> tuple[str, bool, bool, dict[str, int]]:
+    if isinstance(e, str):
+        return e, False, False, {}
+    return e.code, e.face_down, e.tapped, dict(e.counters)
+
+
+def build_scenario(eng: Eng, sc: ScenarioSpec, pool: CardPool) -> None:
+    """Build the position a scenario describes and queue the rest of the round.
+
+    Raises:
+        tcgcore.OptionsError: an unknown card code or an impossible position (named).
+    """
+    state = eng.state
+    state.first = sc.first_player
+    state.round = sc.round
+
+    def add(code: str, p: int, kind: str, where: str, face_down: bool = False,
+            tapped: bool = False, counters: dict[str, int] | None = None,
+            slot: int | None = None) -> int:
+        if code not in pool:
+            raise _bad(f"player {p} {where}: unknown card {code!r}")
+        card = eng.add_card(code, p, z(kind, p), face_down=face_down, slot=slot)
+        card.exhausted = tapped
+        if counters:
+            card.counters = counters
+        return card.id
+
+    for p, ps in enumerate(sc.players):
+        d = pool.cards.get(ps.revival)
+        if d is None or d.card_type != "revival_beyonder":
+            raise _bad(f"player {p} revival: {ps.revival!r} is not a Revival Beyonder card")
+        if not 0 <= ps.sequence <= 9:
+            raise _bad(f"player {p} sequence: must be 0..9")
+        if ps.dead:
+            rb_zone = "underworld"
+        elif ps.ascend_round >= 0:
+            rb_zone = "astral"
+        else:
+            rb_zone = "revival"
+        state.rb[p] = add(ps.revival, p, rb_zone, "revival", tapped=ps.rb_tapped)
+        state.sequence[p] = ps.sequence
+        state.corruption[p] = ps.corruption
+        state.dead_corruption[p] = ps.dead_corruption
+        state.mad[p] = ps.mad
+        state.dead[p] = ps.dead
+        state.ascend_round[p] = ps.ascend_round
+        state.rewarded[p] = ps.rewarded
+        state.events_played[p] = ps.events_played
+        for e in ps.stack:
+            code, fd, _, _ = _entry(e)
+            add(code, p, "stack", "stack", face_down=fd)
+        if len(ps.units) > 4:
+            raise _bad(f"player {p} units: at most 4 slots")
+        for s, e in enumerate(ps.units):
+            code, fd, tapped, ctr = _entry(e)
+            if code:
+                add(code, p, "units", f"units[{s}]", tapped=tapped, counters=ctr, slot=s)
+        if len(ps.spirit_world) > 7:
+            raise _bad(f"player {p} spirit_world: at most 7 cards (034.1)")
+        for e in ps.spirit_world:
+            code, fd, _, ctr = _entry(e)
+            if fd and pool[code].card_type == "event" and "set_turn" not in ctr:
+                ctr = {"set_turn": -1, "set_round": -1, **ctr}  # set before the scenario
+            add(code, p, "spirit", "spirit_world", face_down=fd, counters=ctr)
+        for code in ps.hand:
+            add(code, p, "hand", "hand")
+        for code in ps.deck:
+            add(code, p, "deck", "deck")
+        for code in ps.extra:
+            add(code, p, "extra", "extra")
+        for e in ps.status:
+            code, fd, _, _ = _entry(e)
+            add(code, p, "status", "status", face_down=fd)
+        for code in ps.underworld:
+            add(code, p, "underworld", "underworld")
+        for code in ps.astral:
+            add(code, p, "astral", "astral")
+    eng.emit("scenario_loaded", amount=sc.round)
+    f = sc.first_player
+    if sc.phase == "mulligan":
+        eng.push(Mulligan(player=f), Mulligan(player=1 - f), StartGame())
+        state.round = 0
+        return
+    active = sc.active if sc.active is not None else f
+    steps: list[Step] = []
+    if sc.phase == "battle":
+        steps.append(BattleStart())
+        state.active_player = f
+        state.turn = 2 * sc.round
+    elif sc.phase == "start":
+        steps.append(StartTurn(player=active))
+        if active == f:
+            steps.append(StartTurn(player=1 - f))
+        steps.append(BattleStart())
+        state.turn = 2 * (sc.round - 1) + (0 if active == f else 1)
+    else:
+        state.active_player = active
+        state.turn = 2 * (sc.round - 1) + (1 if active == f else 2)
+        state.phase = sc.phase
+        o = 1 - active
+        order: list[Step] = [DrawPhase(player=active), RevivalPhase(player=active),
+                             PromotionPhase(player=active, n=1), MainPhase(player=active),
+                             PromotionPhase(player=active, n=2), EndPhase(player=active)]
+        start = PHASES.index(sc.phase) - 1
+        for i, st in enumerate(order[start:]):
+            if i:
+                steps.append(QuickWindow(player=o))
+            steps.append(st)
+        steps.append(EndTurn(player=active))
+        if active == f:
+            steps.append(StartTurn(player=1 - f))
+        steps.append(BattleStart())
+    eng.push(*steps)

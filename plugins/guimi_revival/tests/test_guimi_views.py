@@ -1,0 +1,92 @@
+"""Hidden information in views and events (rules.md 031.3, 016.3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tcgcore_guimi_revival.testing import build, find, game, new_match, pick, player
+
+from tcgcore.testing import assert_illegal_choices_atomic, assert_view_hides
+
+POOL = str(Path(__file__).parent / "data" / "test_pool.toml")
+
+
+def test_031_3_hidden_zones_and_face_down_cards() -> None:
+    """031.3, 016.3, 033.2: hands, decks and face-down cards are hidden from the opponent (and
+    spectators); counts are public; the owner sees their own face-down cards."""
+    desc = game(player(hand=["seer_b9"], stack=[{"code": "seer_potion8", "face_down": True}],
+                       spirit_world=[{"code": "ev_ward", "face_down": True}],
+                       status=[{"code": "seer_b7", "face_down": True}]))
+    m = build(desc, pool=POOL)
+    for viewer in (1, None):
+        view = m.view(viewer)
+        zones = {z.id: z for z in view.zones}
+        assert zones["hand.0"].count == 1 and zones["hand.0"].cards == []
+        assert zones["deck.0"].count == 20 and zones["deck.0"].cards == []
+        for zid in ("stack.0", "spirit.0", "status.0"):
+            assert all(c is not None and c.code is None and c.id is None
+                       for c in zones[zid].cards), zid
+        assert_view_hides(m, viewer)
+    own = {z.id: z for z in m.view(0).zones}
+    assert [c.code for c in own["spirit.0"].cards if c] == ["ev_ward"]
+    assert [c.code for c in own["hand.0"].cards if c] == ["seer_b9"]
+    assert_view_hides(m, 0)
+
+
+def test_events_are_redacted() -> None:
+    """Draws and sets are seen only by their owner; reveals by everyone."""
+    m = build(game(player(hand=["ev_ward"])), pool=POOL)
+    pick(m, f"event:{find(m, 'ev_ward')}:set")
+    ev = [e for e in m.events_since(0, player=1) if e.kind == "set"][-1]
+    assert ev.card is None and ev.code is None
+    ev0 = [e for e in m.events_since(0, player=0) if e.kind == "set"][-1]
+    assert ev0.code == "ev_ward"
+
+
+def test_views_and_illegal_answers_in_a_normal_game() -> None:
+    """The conformance helpers hold through a stretch of a normal game."""
+    m = new_match(11)
+    for _ in range(60):
+        if m.pending is None:
+            break
+        for seat in (0, 1, None):
+            assert_view_hides(m, seat)
+        assert_illegal_choices_atomic(m)
+        ch = m.pending
+        m.choose(ch.player, ch.options[-1].key if ch.min else [])
+
+
+def test_describe_and_panel_for_a_whole_game() -> None:
+    """Every event has a readable line; the panel is present for every seat and spectators."""
+    from tcgcore_guimi_revival.plugin import describe
+
+    import tcgcore
+
+    m = new_match(4)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    assert m.result is not None
+    lines = [describe(m.state, e) for e in m.events_since(0)]
+    assert all(lines)
+    for seat in (0, 1, None):
+        panel = m.view(seat).panel
+        assert set(panel) == {"round", "phase", "first", "players"}
+
+
+def test_scenario_doc_example_runs() -> None:
+    """The example in docs/guimi_revival/scenario-format.md builds and behaves as described."""
+    import re
+
+    doc = Path(__file__).resolve().parents[3] / "docs" / "guimi_revival" / "scenario-format.md"
+    match = re.search(r"```toml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert match is not None
+    m = build(match.group(1))
+    pot = find(m, "seer_potion7")
+    pick(m, f"promote:{pot}", "promotion")
+    assert m.state.mad[0] == 1 and m.state.sequence[0] == 8
+
+
+def test_plugin_registers_the_game() -> None:
+    """The plugin module registers ``guimi_revival`` through the tcgcore hook."""
+    from tcgcore_guimi_revival.testing import registry
+
+    assert "guimi_revival" in registry().names()

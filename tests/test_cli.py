@@ -69,3 +69,23 @@ def test_module_and_console_script_entry_points() -> None:
     assert script.exists(), "the tcgcore console script is installed beside python"
     out = subprocess.run([str(script), "games"], capture_output=True, text=True, check=True)
     assert "sparks" in out.stdout
+
+
+def test_deck_flags_become_the_decks_option(tmp_path: Path) -> None:
+    from tcgcore.cli import _game_options, build_parser
+
+    deck = tmp_path / "mine.json"
+    deck.write_text('{"cards": 1}')
+    args = build_parser().parse_args(
+        ["play", "sparks", "--decks", "seer,hunter", "--deck", str(deck), "--scenario", "x",
+         "--difficulty", "hard", "-o", "target=3"])
+    options = _game_options(args)
+    # a file is passed as its text, so saves and replays carry the deck itself
+    assert options == {"target": 3, "decks": ["seer", "hunter", '{"cards": 1}'],
+                       "scenario": "x", "difficulty": "hard"}
+
+
+def test_deck_check_needs_a_game_with_decks(tmp_path: Path) -> None:
+    deck = tmp_path / "d.toml"
+    deck.write_text("x = 1")
+    assert _run("deck", "check", "sparks", str(deck))[0] == 2

@@ -184,6 +184,11 @@ class GameSpec(Generic[S]):
             (name, numbers, abilities), or ``None`` for unknown codes.
         find_card: ``find_card(name) -> code or None``, look a card up by its
             name (case-insensitive) or code, for front ends.
+        default_agent: the agent ``tcgcore play`` and ``simulate`` use when none
+            is named (``"random"`` unless the game has a better one).
+        check_deck: ``check_deck(text, source) -> problems``: validate a deck list
+            given as text (``source`` names the file, for messages); an empty
+            list means the deck is legal. Used by ``tcgcore deck check``.
         render_panel: ``render_panel(view) -> lines``, the game's own part of a
             text board, drawn from a :class:`tcgcore.View` only (so it cannot
             show hidden information).
@@ -216,6 +221,8 @@ class GameSpec(Generic[S]):
         card_text: Callable[[str], str | None] | None = None,
         find_card: Callable[[str], str | None] | None = None,
         render_panel: Callable[[View], list[str]] | None = None,
+        default_agent: str = "random",
+        check_deck: Callable[[str, str], list[str]] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -238,6 +245,8 @@ class GameSpec(Generic[S]):
         self.card_text = card_text
         self.find_card = find_card
         self.render_panel = render_panel
+        self.default_agent = default_agent
+        self.check_deck = check_deck
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

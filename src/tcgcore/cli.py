@@ -87,8 +87,61 @@ def _agent_seed(match: Match[Any], seat: int) -> int:
     return (match.seed * 1_000_003 + seat + 7_919 * len(match.decisions)) % 2**64
 
 
-def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+def _deck_value(entry: str) -> str:
+    """A deck named on the command line: a file's text (so saves carry the deck), else the name."""
+    path = Path(entry)
+    if entry == "-":
+        return sys.stdin.read()
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    return entry
+
+
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Game options from ``-o``, ``--deck``/``--decks``, ``--scenario`` and ``--difficulty``."""
     options = dict(args.option or [])
+    decks = [d for group in (args.decks or []) for d in group.split(",") if d]
+    decks += list(args.deck or [])
+    if decks:
+        options["decks"] = [_deck_value(d) for d in decks]
+    if getattr(args, "scenario", None):
+        options["scenario"] = args.scenario
+    if getattr(args, "difficulty", None):
+        options["difficulty"] = args.difficulty
+    return options
+
+
+def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    spec = default_registry().game(args.game)
+    if spec.check_deck is None:
+        raise TcgcoreError(f"{args.game} has no deck lists to check")
+    source = "<stdin>" if args.file == "-" else args.file
+    text = inp.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    problems = spec.check_deck(text, source)
+    if args.json:
+        out.write(json.dumps({"legal": not problems, "problems": problems}) + "\n")
+    elif problems:
+        out.write(f"{source}: {len(problems)} problem(s)\n")
+        for problem in problems:
+            out.write(f"  - {problem}\n")
+    else:
+        out.write(f"{source}: legal {args.game} deck\n")
+    return 1 if problems else 0
+
+
+def _add_game_option_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-o", "--option", action="append", type=_parse_option, metavar="KEY=VALUE",
+                   help="a game option (VALUE parsed as JSON when it can be)")
+    p.add_argument("--decks", action="append", metavar="A,B",
+                   help="decks by name or file, comma-separated (option 'decks')")
+    p.add_argument("--deck", action="append", metavar="FILE|NAME",
+                   help="one deck (repeatable, one per seat; '-' reads stdin)")
+    p.add_argument("--scenario", default=None, help="the game's scenario (option 'scenario')")
+    p.add_argument("--difficulty", default=None, help="difficulty (option 'difficulty')")
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    options = _game_options(args)
     if args.save:
         target = Path(args.save)
         if target.is_dir() or not target.parent.is_dir():
@@ -111,7 +164,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         seed = 1 if args.seed is None else args.seed
         match = _create(args.game, seed=seed, players=args.players, registry=None, logger=None,
                         options=options)
-    names = args.agents.split(",") if args.agents else ["random"]
+    names = args.agents.split(",") if args.agents else [match.spec.default_agent]
     n = match.state.num_players
     if len(names) == 1:
         names = names * n
@@ -186,9 +239,10 @@ def _perspective(text: str) -> int | str | None:
 
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    options = dict(args.option or [])
+    options = _game_options(args)
     options.update(dict(args.rules or []))
-    agents = args.agents.split(",") if args.agents else ["random"]
+    spec = default_registry().game(args.game)
+    agents = args.agents.split(",") if args.agents else [spec.default_agent]
     report = simulate(args.game, games=args.games, seed=args.seed, players=args.players,
                       options=options, agents=agents, workers=args.workers,
                       progress=None if args.quiet or args.json else print_progress,
@@ -273,9 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_play.add_argument("--seed", type=int, default=None, help="match seed (default 1)")
     p_play.add_argument("--players", type=int, default=None, help="number of seats")
     p_play.add_argument("--agents", default=None,
-                        help="comma-separated agent names per seat (default: random)")
-    p_play.add_argument("-o", "--option", action="append", type=_parse_option, metavar="KEY=VALUE",
-                        help="a game option (VALUE parsed as JSON when it can be)")
+                        help="comma-separated agent names per seat (default: the game's default agent)")
+    _add_game_option_flags(p_play)
     p_play.add_argument("--json", action="store_true", help="JSON-lines event stream")
     p_play.add_argument("--save", metavar="FILE",
                         help="write the replay record (msgpack; JSON if FILE ends in .json)")
@@ -300,12 +353,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p_sim.add_argument("--rules", action="append", type=_parse_option, metavar="OPTION=VALUE",
                        help="a rules option (a game option; repeatable)")
-    p_sim.add_argument("-o", "--option", action="append", type=_parse_option, metavar="KEY=VALUE",
-                       help="any game option (decks, scenario …)")
+    _add_game_option_flags(p_sim)
     p_sim.add_argument("--json", action="store_true", help="machine-readable report")
     p_sim.add_argument("--outcomes", action="store_true", help="with --json: every game's outcome")
     p_sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p_sim.set_defaults(func=_cmd_simulate)
+
+    p_deck = sub.add_parser("deck", help="deck lists: check one against a game's rules")
+    deck_sub = p_deck.add_subparsers(dest="deck_command", required=True)
+    p_check = deck_sub.add_parser("check", help="report every deck-building problem of a deck file")
+    p_check.add_argument("game")
+    p_check.add_argument("file", help="the deck list file ('-' for stdin)")
+    p_check.add_argument("--json", action="store_true")
+    p_check.set_defaults(func=_cmd_deck_check)
 
     p_replay = sub.add_parser("replay", help="step through a saved replay, or verify it")
     p_replay.add_argument("file")

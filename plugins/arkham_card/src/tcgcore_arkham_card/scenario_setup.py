@@ -1,0 +1,448 @@
+"""Scenario setup: built-in scenarios (A301–A309) and test descriptions (the scenario
+builder; format in ``docs/arkham_card/scenario-format.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+import tcgcore
+
+from .cards import CardDef, ScenarioDef, TokenEffect, card_pool, load_scenario
+from .rules import (
+    GAME,
+    Eng,
+    cdef,
+    enter_location,
+    player_order,
+    rebuild_adjacency,
+    reveal_location,
+    spec,
+)
+from .state import (
+    BeginRound,
+    EnemyPhase,
+    Inv,
+    InvestigationPhase,
+    Mulligan,
+    MythosPhase,
+    ScenarioSetup,
+    UpkeepPhase,
+)
+
+__all__ = ["BAGS", "OPTIONS", "draw_opening", "setup"]
+
+#: Option names accepted by ``new_match("arkham_card", ...)``.
+OPTIONS = ("difficulty", "investigators", "scenario", "decks", "trauma", "lead", "chaos_add",
+           "mode")
+
+#: Night of the Zealot chaos bags by difficulty (A302.1–A302.4).
+BAGS: dict[str, tuple[str, ...]] = {
+    "easy": ("+1", "+1", "0", "0", "0", "-1", "-1", "-1", "-2", "-2"),
+    "standard": ("+1", "0", "0", "-1", "-1", "-1", "-2", "-2", "-3", "-4"),
+    "hard": ("0", "0", "0", "-1", "-1", "-2", "-2", "-3", "-3", "-4", "-5"),
+    "expert": ("0", "-1", "-1", "-2", "-2", "-3", "-3", "-4", "-4", "-5", "-6", "-8"),
+}
+_SYMBOLS = ("skull", "skull", "cultist", "tablet", "auto_fail", "elder_sign")
+_DIFFICULTIES = ("easy", "standard", "hard", "expert")
+
+#: Seat recorded as owner of scenario (encounter) cards: the core needs a seat; the rules
+#: tell encounter cards from player cards by type (see ``rules.is_player_card``).
+SCENARIO_OWNER = 0
+
+
+def chaos_bag(difficulty: str) -> list[str]:
+    """The 16–18 token bag for a difficulty (A302)."""
+    return [*BAGS[difficulty], *_SYMBOLS]
+
+
+def _zones(eng: Eng, n: int) -> None:
+    for s in range(n):
+        eng.add_zone(f"deck.{s}", "deck", owner=s, visibility="hidden")
+        eng.add_zone(f"hand.{s}", "hand", owner=s, visibility="owner", ordered=False)
+        eng.add_zone(f"aside.{s}", "aside", owner=s, visibility="owner", ordered=False)
+        eng.add_zone(f"discard.{s}", "discard", owner=s)
+        eng.add_zone(f"play.{s}", "play", owner=s, ordered=False)
+        eng.add_zone(f"threat.{s}", "area", owner=s, ordered=False)
+    eng.add_zone("locations", "location", ordered=False)
+    eng.add_zone("setaside", "setaside", ordered=False)
+    eng.add_zone("acts", "act")
+    eng.add_zone("agendas", "agenda")
+    eng.add_zone("encounter", "encounter", visibility="hidden")
+    eng.add_zone("encounter_discard", "encounter_discard")
+    eng.add_zone("victory", "victory", ordered=False)
+    eng.add_zone("committed", "committed", ordered=False)
+    eng.add_zone("resolving", "resolving", ordered=False)
+    eng.add_zone("out", "out", ordered=False)
+    eng.add_zone("removed", "removed", visibility="hidden", ordered=False)
+
+
+def _add_location(eng: Eng, code: str, zone: str) -> int:
+    card = eng.add_card(code, SCENARIO_OWNER, zone)
+    eng.add_zone(f"at.{card.id}", "area", ordered=False)
+    return card.id
+
+
+def _check_code(state: Any, code: str, where: str) -> CardDef:
+    try:
+        return cdef(state, code)
+    except KeyError:
+        raise tcgcore.OptionsError(f"{GAME}: {where}: unknown card code {code!r}") from None
+
+
+def draw_opening(eng: Eng, seat: int, count: int) -> None:
+    """Draw ``count`` cards for the opening hand; weaknesses are set aside and replaced
+    (A304.2, A305.2)."""
+    state = eng.state
+    deck = state.zones[f"deck.{seat}"]
+    drawn = 0
+    while drawn < count and deck.cards:
+        cid = deck.cards[0]
+        if cdef(state, state.cards[cid].code).is_weakness():
+            eng.move(cid, f"aside.{seat}", kind="set_aside")
+            continue
+        eng.move(cid, f"hand.{seat}", kind="drawn")
+        drawn += 1
+
+
+def setup(eng: Eng, options: dict[str, Any]) -> None:
+    """Build a scenario from the match options.
+
+    Options: ``mode`` (``standalone`` or ``campaign``: whether the result's trauma and
+    experience are meant for a :class:`~tcgcore_arkham_card.Campaign`),
+    ``difficulty`` (easy/standard/hard/expert), ``investigators`` (codes, one per
+    seat), ``scenario`` (built-in name, default ``"test"``, or a scenario description
+    dict), ``decks`` (one list of codes per seat), ``trauma`` (``[physical, mental]`` per
+    seat), ``lead`` (seat).
+
+    Raises:
+        tcgcore.OptionsError: naming the bad option.
+    """
+    tcgcore.check_options(options, OPTIONS, GAME)
+    mode = options.get("mode", "standalone")
+    if mode not in ("standalone", "campaign"):
+        raise tcgcore.OptionsError(f"{GAME}: option 'mode' must be 'standalone' or 'campaign'")
+    eng.state.mode = str(mode)
+    scen = options.get("scenario", "test")
+    if isinstance(scen, dict):
+        _build_description(eng, scen)
+        return
+    if not isinstance(scen, str):
+        raise tcgcore.OptionsError(f"{GAME}: option 'scenario' must be a name or a description")
+    try:
+        sdef = load_scenario(scen)
+    except tcgcore.CardDataError as exc:
+        raise tcgcore.OptionsError(f"{GAME}: option 'scenario': {exc}") from None
+    _setup_builtin(eng, sdef, options)
+
+
+def _difficulty(value: Any) -> str:
+    if value not in _DIFFICULTIES:
+        raise tcgcore.OptionsError(
+            f"{GAME}: option 'difficulty' must be one of {', '.join(_DIFFICULTIES)}")
+    return str(value)
+
+
+def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None:
+    state = eng.state
+    n = state.num_players
+    state.scenario = sdef.code
+    state.difficulty = _difficulty(options.get("difficulty", "standard"))
+    invs = options.get("investigators", list(sdef.investigators[:n]))
+    if not isinstance(invs, list) or len(invs) != n:
+        raise tcgcore.OptionsError(f"{GAME}: option 'investigators' must list {n} codes")
+    if len(set(invs)) != len(invs):
+        raise tcgcore.OptionsError(f"{GAME}: option 'investigators' repeats an investigator")
+    decks = options.get("decks")
+    trauma = options.get("trauma", [[0, 0]] * n)
+    if not isinstance(trauma, list) or len(trauma) != n:
+        raise tcgcore.OptionsError(f"{GAME}: option 'trauma' needs [physical, mental] per seat")
+    lead = options.get("lead", 0)
+    if not isinstance(lead, int) or not 0 <= lead < n:
+        raise tcgcore.OptionsError(f"{GAME}: option 'lead' must be a seat 0..{n - 1}")
+    _zones(eng, n)
+    for s, code in enumerate(invs):
+        d = _check_code(state, str(code), "option 'investigators'")
+        if d.type_code != "investigator":
+            raise tcgcore.OptionsError(f"{GAME}: option 'investigators': {code} is not an "
+                                       "investigator")
+        card = eng.add_card(d.code, s, f"play.{s}")
+        inv = Inv(code=d.code, card=card.id, resources=5)  # A303.1
+        if decks is not None:
+            if not isinstance(decks, list) or len(decks) != n:
+                raise tcgcore.OptionsError(f"{GAME}: option 'decks' needs one list per seat")
+            deck_codes = [str(c) for c in decks[s]]
+        else:
+            deck_codes = list(sdef.decks.get(d.code, ()))
+        for c in deck_codes:
+            _check_code(state, c, f"option 'decks' seat {s}")
+        if decks is not None:
+            from .campaign import validate_deck
+
+            problems = validate_deck(d.code, deck_codes)
+            if problems:
+                raise tcgcore.DeckError(f"{GAME}: option 'decks' seat {s}", problems)
+        for c in deck_codes:
+            eng.add_card(c, s, f"deck.{s}")
+        tr = trauma[s]
+        inv.damage, inv.horror = int(tr[0]), int(tr[1])  # A309.1
+        state.inv.append(inv)
+    state.lead = lead  # A306.1
+    state.bag = list(sdef.bags.get(state.difficulty, chaos_bag(state.difficulty)))
+    extra_tokens = options.get("chaos_add", [])
+    if not isinstance(extra_tokens, list) or not all(isinstance(t, str) for t in extra_tokens):
+        raise tcgcore.OptionsError(f"{GAME}: option 'chaos_add' must list token names")
+    state.bag += extra_tokens  # A957.1
+    side = "easy_standard" if state.difficulty in ("easy", "standard") else "hard_expert"
+    state.tokens = dict(sdef.tokens.get(side, {}))
+    state.resolutions = dict(sdef.resolutions)
+    for s in range(n):
+        eng.shuffle(f"deck.{s}")
+        draw_opening(eng, s, 5)  # A304
+    eng.push(*[Mulligan(seat=s) for s in player_order(state)],
+             ScenarioSetup(scenario=sdef.code), BeginRound())
+
+
+@spec.handles(ScenarioSetup)
+def _scenario_setup(eng: Eng, step: ScenarioSetup) -> None:
+    """A301.1, A307, A308: decks, locations and the starting location, after mulligans."""
+    state = eng.state
+    n = state.num_players
+    sdef = load_scenario(step.scenario)
+    for code in sdef.locations:
+        _add_location(eng, code, "locations")
+    for code in sdef.set_aside:
+        d = cdef(state, code)
+        if d.type_code == "location":
+            _add_location(eng, code, "setaside")
+        else:
+            eng.add_card(code, SCENARIO_OWNER, "setaside")
+    for code in sdef.acts:
+        eng.add_card(code, SCENARIO_OWNER, "acts")
+    for code in sdef.agendas:
+        eng.add_card(code, SCENARIO_OWNER, "agendas")
+    for code in sdef.encounter:
+        eng.add_card(code, SCENARIO_OWNER, "encounter")
+    eng.shuffle("encounter")
+    rebuild_adjacency(state)
+    start = next(c for c in state.zones["locations"].cards if state.cards[c].code == sdef.start)
+    reveal_location(eng, start)
+    for s in range(n):
+        state.inv[s].location = start
+
+
+# ---------------------------------------------------------------------------- builder
+
+
+class _InvDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    code: str
+    willpower: int | None = None
+    intellect: int | None = None
+    combat: int | None = None
+    agility: int | None = None
+    health: int | None = None
+    sanity: int | None = None
+    location: str = ""
+    hand: list[str] = []
+    deck: list[str] = []
+    discard: list[str] = []
+    assets: list[str | dict[str, Any]] = []
+    threat: list[str] = []
+    resources: int = 5
+    clues: int = 0
+    damage: int = 0
+    horror: int = 0
+
+
+class _LocDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    code: str
+    revealed: bool = True
+    clues: int | None = None
+    doom: int = 0
+    connections: list[str] | None = None
+
+
+class _EnemyDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    code: str
+    location: str = ""
+    engaged: int | None = None
+    exhausted: bool = False
+    damage: int = 0
+    doom: int = 0
+
+
+class Description(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A test scenario description (see ``docs/arkham_card/scenario-format.md``)."""
+
+    investigators: list[_InvDesc]
+    locations: list[_LocDesc]
+    cards: list[dict[str, Any]] = []
+    difficulty: str = "standard"
+    enemies: list[_EnemyDesc] = []
+    set_aside: list[str] = []
+    acts: list[str] = msgspec.field(default_factory=lambda: ["t_act_none"])
+    agendas: list[str] = msgspec.field(default_factory=lambda: ["t_agenda_long"])
+    agenda_doom: int = 0
+    encounter_deck: list[str] = []
+    encounter_discard: list[str] = []
+    victory: list[str] = []
+    chaos_bag: list[str] | None = None
+    tokens: list[str] = []
+    token_effects: dict[str, TokenEffect] | None = None
+    resolutions: dict[str, str] = msgspec.field(
+        default_factory=lambda: {"R1": "win", "R2": "loss"})
+    phase: str = "investigation"
+    round: int = 1
+    lead: int = 0
+
+
+def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
+    state = eng.state
+    try:
+        desc = msgspec.convert(raw, Description)
+    except msgspec.ValidationError as exc:
+        raise tcgcore.OptionsError(f"{GAME}: scenario description: {exc}") from None
+    if len(desc.investigators) != state.num_players:
+        raise tcgcore.OptionsError(f"{GAME}: scenario description lists "
+                                   f"{len(desc.investigators)} investigators for "
+                                   f"{state.num_players} seats")
+    from .cards import parse_cards
+
+    if desc.cards:
+        state.extra_defs = parse_cards(msgspec.json.encode(desc.cards), source="description")
+    pool = card_pool()
+    extra = dict(state.extra_defs)
+    for ld in desc.locations:
+        if ld.connections is not None:
+            base = extra.get(ld.code) or pool.get(ld.code)
+            if base is None:
+                raise tcgcore.OptionsError(f"{GAME}: locations: unknown card code {ld.code!r}")
+            extra[ld.code] = msgspec.structs.replace(base, connections=tuple(ld.connections))
+    for idesc in desc.investigators:
+        changes: dict[str, Any] = {f"skill_{k}": getattr(idesc, k) for k in
+                                   ("willpower", "intellect", "combat", "agility")
+                                   if getattr(idesc, k) is not None}
+        changes.update({k: getattr(idesc, k) for k in ("health", "sanity")
+                        if getattr(idesc, k) is not None})
+        if changes:
+            base = extra.get(idesc.code) or pool.get(idesc.code)
+            if base is None:
+                raise tcgcore.OptionsError(f"{GAME}: investigators: unknown card code "
+                                           f"{idesc.code!r}")
+            extra[idesc.code] = msgspec.structs.replace(base, **changes)
+    state.extra_defs = extra
+    state.scenario = "description"
+    state.difficulty = _difficulty(desc.difficulty)
+    n = state.num_players
+    _zones(eng, n)
+    locs: dict[str, int] = {}
+    for ld in desc.locations:
+        _check_code(state, ld.code, "locations")
+        lid = _add_location(eng, ld.code, "locations")
+        locs[ld.code] = lid
+        counters = state.cards[lid].counters
+        if ld.revealed:
+            counters["revealed"] = 1
+            if ld.clues is None:
+                from .rules import place_clues
+
+                place_clues(state, lid)
+        if ld.clues is not None:
+            counters["clues"] = ld.clues
+        if ld.doom:
+            counters["doom"] = ld.doom
+    for code in desc.set_aside:
+        d = _check_code(state, code, "set_aside")
+        if d.type_code == "location":
+            _add_location(eng, code, "setaside")
+        else:
+            eng.add_card(code, SCENARIO_OWNER, "setaside")
+    rebuild_adjacency(state)
+    first_loc = state.zones["locations"].cards[0] if state.zones["locations"].cards else -1
+    for s, idesc in enumerate(desc.investigators):
+        d = _check_code(state, idesc.code, f"investigators[{s}]")
+        card = eng.add_card(d.code, s, f"play.{s}")
+        inv = Inv(code=d.code, card=card.id, resources=idesc.resources, clues=idesc.clues,
+                  damage=idesc.damage, horror=idesc.horror, mulliganed=True)
+        inv.location = locs.get(idesc.location, first_loc) if idesc.location else first_loc
+        if idesc.location and idesc.location not in locs:
+            raise tcgcore.OptionsError(f"{GAME}: investigators[{s}]: location "
+                                       f"{idesc.location!r} is not in play")
+        state.inv.append(inv)
+        for zone, codes in ((f"hand.{s}", idesc.hand), (f"deck.{s}", idesc.deck),
+                            (f"discard.{s}", idesc.discard), (f"threat.{s}", idesc.threat)):
+            for c in codes:
+                _check_code(state, c, f"investigators[{s}]")
+                eng.add_card(c, s, zone)
+        for a in idesc.assets:
+            spec_a: dict[str, Any] = {"code": a} if isinstance(a, str) else dict(a)
+            ad = _check_code(state, str(spec_a["code"]), f"investigators[{s}].assets")
+            acard = eng.add_card(ad.code, s, f"play.{s}")
+            if ad.uses is not None:
+                acard.counters["uses"] = int(spec_a.get("uses", ad.uses.count))
+            for k in ("damage", "horror", "doom"):
+                if spec_a.get(k):
+                    acard.counters[k] = int(spec_a[k])
+            if spec_a.get("exhausted"):
+                acard.exhausted = True
+    state.lead = desc.lead
+    for ed in desc.enemies:
+        _check_code(state, ed.code, "enemies")
+        if ed.engaged is not None:
+            zone = f"threat.{ed.engaged}"
+        else:
+            if ed.location not in locs:
+                raise tcgcore.OptionsError(f"{GAME}: enemies: location {ed.location!r} "
+                                           "is not in play")
+            zone = f"at.{locs[ed.location]}"
+        ecard = eng.add_card(ed.code, SCENARIO_OWNER, zone)
+        ecard.exhausted = ed.exhausted
+        if ed.damage:
+            ecard.counters["damage"] = ed.damage
+        if ed.doom:
+            ecard.counters["doom"] = ed.doom
+    for code in desc.acts:
+        _check_code(state, code, "acts")
+        eng.add_card(code, SCENARIO_OWNER, "acts")
+    for code in desc.agendas:
+        _check_code(state, code, "agendas")
+        eng.add_card(code, SCENARIO_OWNER, "agendas")
+    if desc.agenda_doom and state.zones["agendas"].cards:
+        state.cards[state.zones["agendas"].cards[0]].counters["doom"] = desc.agenda_doom
+    for zone, codes in (("encounter", desc.encounter_deck),
+                        ("encounter_discard", desc.encounter_discard),
+                        ("victory", desc.victory)):
+        for c in codes:
+            _check_code(state, c, zone)
+            eng.add_card(c, SCENARIO_OWNER, zone)
+    state.bag = list(desc.chaos_bag) if desc.chaos_bag is not None else \
+        chaos_bag(state.difficulty)
+    state.next_tokens = list(desc.tokens)
+    if desc.token_effects is not None:
+        state.tokens = dict(desc.token_effects)
+    else:
+        side = "easy_standard" if state.difficulty in ("easy", "standard") else "hard_expert"
+        state.tokens = dict(load_scenario("test").tokens.get(side, {}))
+    state.resolutions = dict(desc.resolutions)
+    for s in range(n):
+        loc = state.inv[s].location
+        if loc >= 0:
+            state.inv[s].location = -1
+            enter_location(eng, s, loc)
+    state.triggers = []  # placing investigators triggers no forced "after you enter"
+    engage_checks = list(state.stack)
+    state.stack.clear()
+    state.turn = desc.round
+    phase = desc.phase
+    if phase == "investigation":
+        eng.push(InvestigationPhase())
+    elif phase == "mythos":
+        eng.push(MythosPhase())
+    elif phase == "enemy":
+        eng.push(EnemyPhase())
+    elif phase == "upkeep":
+        eng.push(UpkeepPhase())
+    else:
+        raise tcgcore.OptionsError(f"{GAME}: scenario description: unknown phase {phase!r}")
+    state.stack.extend(engage_checks)  # enemies described at an investigator's location

@@ -1,0 +1,204 @@
+"""Skill tests ST.1–ST.8, committing, chaos tokens (A207, A214, A215, A501–A509, A906)."""
+
+from __future__ import annotations
+
+from tcgcore_arkham_card import scenario
+from tcgcore_arkham_card.testkit import answer, codes_in, desc, enemy, events, keys, kind, st, who
+
+DECK = ["t_guts"] * 6
+
+
+def inv(code: str = "t_inv_guard", **kw: object) -> dict[str, object]:
+    out: dict[str, object] = {"code": code, "location": "t_loc_a", "deck": DECK}
+    out.update(kw)
+    return out
+
+
+def test_A501_1_A506_1_value_is_skill_plus_icons_plus_tokens() -> None:
+    m = scenario(desc(inv(hand=["t_perception", "t_courage"]), tokens=["-2"]))
+    answer(m, "investigate")
+    answer(m, *keys(m))  # A503.1: the tester commits any number
+    res = events(m, "test_succeeded")[0]
+    assert res.data["value"] == 3 + 2 + 2 - 2  # A207.2 matching, A503.2 wild
+
+
+def test_A503_2_only_matching_or_wild_icons_can_be_committed() -> None:
+    m = scenario(desc(inv(hand=["t_perception", "t_overpower", "t_courage", "t_knife"]),
+                      tokens=["0"]))
+    answer(m, "investigate")
+    names = {st(m).cards[int(k.split(":")[1])].code for k in keys(m)}
+    assert names == {"t_perception", "t_courage"}
+
+
+def test_A503_3_A207_1_an_asset_with_a_matching_icon_can_be_committed() -> None:
+    m = scenario(desc(inv(hand=["t_knife"]), tokens=["0"],
+                      enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    answer(m, f"fight:{enemy(m, 't_ghoul')}")
+    knife = enemy(m, "t_knife")
+    assert keys(m) == [f"commit:{knife}"]
+    answer(m, f"commit:{knife}")
+    assert events(m, "test_succeeded")[0].data["value"] == 5
+    assert codes_in(m, "discard.0") == ["t_knife"]  # not played: discarded at ST.8
+    assert st(m).inv[0].resources == 5  # A503.1: committing is free
+
+
+def test_A503_5_investigators_elsewhere_cannot_commit() -> None:
+    m = scenario(desc(inv(), inv("t_inv_seeker", location="t_loc_b", hand=["t_perception"]),
+                      tokens=["0"]))
+    answer(m, "inv:0")
+    answer(m, "investigate")
+    assert kind(m) == "action" and who(m) == 0
+
+
+def test_A107_3_max_one_copy_committed_per_test() -> None:
+    m = scenario(desc(inv(hand=["t_perception", "t_perception"]), tokens=["0"]))
+    answer(m, "investigate")
+    answer(m, *keys(m))
+    assert codes_in(m, "discard.0") == ["t_perception"]
+    assert codes_in(m, "hand.0").count("t_perception") == 1
+
+
+def test_A502_1_A906_1_player_windows_around_commit() -> None:
+    m = scenario(desc(inv(assets=["t_training"], hand=["t_overpower"]), tokens=["0"],
+                      enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    answer(m, f"fight:{enemy(m, 't_ghoul')}")
+    assert kind(m) == "fast_window"  # after ST.1
+    training = enemy(m, "t_training")
+    answer(m, f"fast:{training}:0")  # A905.3 fast asset ability, pay 1
+    assert kind(m) == "fast_window"
+    answer(m, "pass")
+    assert kind(m) == "commit"
+    answer(m)
+    assert kind(m) == "fast_window"  # after ST.2
+    answer(m, "pass")
+    assert events(m, "test_succeeded")[0].data["value"] == 5
+    assert st(m).inv[0].resources == 4
+
+
+def test_A504_1_A505_1_A215_1_skull_counts_ghouls_here() -> None:
+    m = scenario(desc(inv(), tokens=["skull"],
+                      enemies=[{"code": "t_ghoul", "engaged": 0},
+                               {"code": "t_ghoul", "location": "t_loc_a", "exhausted": True}]))
+    answer(m, "investigate")
+    assert events(m, "test_failed")[0].data["value"] == 3 - 2
+
+
+def test_A215_2_A505_4_cultist_fail_costs_one_horror_in_st7() -> None:
+    m = scenario(desc(inv(), tokens=["cultist"]))
+    answer(m, "investigate")  # intellect 3 - 1 = 2 vs shroud 2: success, no horror
+    assert st(m).inv[0].horror == 0
+    m2 = scenario(desc(inv(location="t_loc_vault"), tokens=["cultist"], difficulty="easy",
+                       locations=[{"code": "t_loc_vault"}]))
+    answer(m2, "investigate")  # 2 vs shroud 4: fail
+    assert st(m2).inv[0].horror == 1
+    seqs = [e.kind for e in events(m2) if e.kind in ("test_failed", "harm_placed",
+                                                      "test_ended")]
+    assert seqs == ["test_failed", "harm_placed", "test_ended"]
+
+
+def test_A215_3_tablet_with_ghoul_here_deals_damage() -> None:
+    m = scenario(desc(inv(), tokens=["tablet"], enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    answer(m, "resource")
+    answer(m, "investigate")
+    assert st(m).inv[0].damage >= 1
+
+
+def test_A214_1_A215_1_hard_side_of_the_reference_card() -> None:
+    m = scenario(desc(inv(), tokens=["skull"], difficulty="hard"))
+    answer(m, "investigate")
+    assert events(m, "test_failed")[0].data["value"] == 1
+
+
+def test_A214_3_A504_2_A215_2_hard_cultist_reveals_another_and_sums() -> None:
+    m = scenario(desc(inv(location="t_loc_vault"), tokens=["cultist", "-1"], difficulty="hard",
+                      locations=[{"code": "t_loc_vault"}]))
+    answer(m, "investigate")
+    test = events(m, "test_failed")[0]
+    assert test.data["value"] == 3 + 0 - 1
+    assert [e.data["token"] for e in events(m, "token_revealed")] == ["cultist", "-1"]
+    assert st(m).inv[0].horror == 2
+
+
+def test_A505_2_elder_sign_uses_the_investigator_card() -> None:
+    m = scenario(desc(inv("t_inv_rogue"), tokens=["elder_sign"],
+                      locations=[{"code": "t_loc_a", "clues": 1}]))
+    answer(m, "investigate")
+    assert events(m, "test_succeeded")[0].data["value"] == 3 + 2
+    assert st(m).inv[0].resources == 7
+    m2 = scenario(desc(inv(location="t_loc_vault"), tokens=["elder_sign"],
+                       locations=[{"code": "t_loc_vault", "clues": 2}]))
+    answer(m2, "investigate")  # guardian: +1 per clue on the location
+    assert events(m2, "test_succeeded")[0].data["value"] == 3 + 2
+
+
+def test_A505_3_A507_2_auto_fail_sets_skill_to_zero() -> None:
+    m = scenario(desc(inv(hand=["t_perception"]), tokens=["auto_fail"]))
+    answer(m, "investigate")
+    answer(m, *keys(m))
+    res = events(m, "test_failed")[0]
+    assert res.data["value"] == 0 and res.amount == -2
+
+
+def test_A506_2_A112_1_modified_skill_never_below_zero() -> None:
+    m = scenario(desc(inv(), tokens=["-8"], encounter_deck=["t_grasp"], phase="mythos",
+                      round=2))
+    assert events(m, "test_failed")[0].data["value"] == 0
+    assert st(m).inv[0].damage == 3  # A507.1: failed by 3, 1 damage per point
+
+
+def test_A207_3_skill_text_applies_when_committed() -> None:
+    m = scenario(desc(inv(hand=["t_perception"], deck=["t_overpower"]), tokens=["0"]))
+    answer(m, "investigate")
+    answer(m, *keys(m))
+    assert codes_in(m, "hand.0") == ["t_overpower"]  # drew on success
+
+
+def test_A508_1_results_then_A509_1_discard() -> None:
+    m = scenario(desc(inv(hand=["t_perception"]), tokens=["0"],
+                      locations=[{"code": "t_loc_a", "clues": 1}]))
+    answer(m, "investigate")
+    answer(m, *keys(m))
+    kinds = [e.kind for e in events(m) if e.kind in ("clues_discovered", "discarded",
+                                                      "test_ended")]
+    assert kinds == ["clues_discovered", "discarded", "test_ended"]
+
+
+def test_A504_3_A507_2_automatic_success_reveals_no_token() -> None:
+    m = scenario(desc(inv(assets=["x_charm"]), tokens=["auto_fail"], cards=[
+        {"code": "x_charm", "name": "Sure Thing", "type_code": "asset", "cost": 0,
+         "abilities": [{"kind": "fast", "exhaust": True, "effects": [
+             {"op": "auto_succeed"}, {"op": "test_bonus", "skill": "intellect"}]}]}],
+        locations=[{"code": "t_loc_vault"}, {"code": "t_loc_a"}]))
+    answer(m, "investigate")
+    assert kind(m) == "fast_window"
+    answer(m, keys(m)[0])
+    answer(m, "pass") if kind(m) == "fast_window" else None
+    assert not events(m, "token_revealed")
+    res = events(m, "test_succeeded")[0]
+    assert res.data["difficulty"] == 0
+
+
+def test_doubled_negative_modifier_when_evading() -> None:
+    m = scenario(desc(inv("t_inv_rogue"), tokens=["-2"],
+                      enemies=[{"code": "t_nightgaunt", "engaged": 0}]))
+    answer(m, f"evade:{enemy(m, 't_nightgaunt')}")
+    assert events(m, "test_failed")[0].data["value"] == 0  # 4 - 2 x 2
+
+
+def test_A507_3_when_you_would_fail_play_a_card() -> None:
+    m = scenario(desc(inv(hand=["t_lucky"]), tokens=["-2"]))
+    answer(m, "investigate")  # 3 - 2 = 1 < 2: would fail
+    assert kind(m) == "would_fail"
+    answer(m, f"play:{enemy(m, 't_lucky')}")
+    assert events(m, "test_succeeded") and not events(m, "test_failed")
+    assert codes_in(m, "discard.0") == ["t_lucky"] and st(m).inv[0].resources == 4
+
+
+def test_A509_2_A909_1_after_this_test_search_and_shuffle() -> None:
+    m = scenario(desc(inv(), tokens=["skull"], difficulty="hard",
+                      encounter_deck=["t_omen", "t_ghoul", "t_omen"]))
+    answer(m, "investigate")  # 3 - 2 = 1 < 2
+    ghoul = enemy(m, "t_ghoul")
+    assert st(m).cards[ghoul].zone == "threat.0"
+    ended = events(m, "test_ended")[0].seq
+    assert next(e for e in events(m, "shuffled") if e.src == "encounter").seq > ended

@@ -177,3 +177,20 @@ def test_each_trigger_resolves_once_per_occurrence(registry: tcgcore.Registry) -
 def test_spec_rejects_duplicate_handlers() -> None:
     with pytest.raises(EngineError, match="already has a handler"):
         sparks.spec.handles(sparks.StartRound)(lambda eng, step: None)
+
+
+def test_move_reset_policy(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    eng = m.engine
+    card = eng.zone("hand.0").cards[0]
+    inst = m.state.cards[card]
+    inst.exhausted, inst.counters = True, {"damage": 2}
+    eng.move(card, "hand.0", index=0)  # same kind: state kept by default
+    assert inst.exhausted and inst.counters == {"damage": 2}
+    eng.move(card, "discard.0", reset=False)  # another kind, but told to keep it
+    assert inst.counters == {"damage": 2}
+    eng.move(card, "discard.1", reset=True)  # same kind, told to clear
+    assert not inst.exhausted and inst.counters == {}
+    inst.counters = {"doom": 1}
+    eng.move(card, "deck.0")  # another kind: cleared by default
+    assert inst.counters == {}

@@ -582,6 +582,7 @@ class Engine(Generic[S]):
         reveal: bool = False,
         kind: str = "moved",
         data: dict[str, Scalar] | None = None,
+        reset: bool | None = None,
     ) -> Event:
         """Move one card to a zone and emit a move event; the one move every game uses.
 
@@ -595,12 +596,14 @@ class Engine(Generic[S]):
             reveal: show the card to every player even if both zones hide it.
             kind: event kind (``"moved"``; games may say ``"drawn"`` …).
             data: public event facts.
+            reset: clear exhaustion, counters and attachment; ``None`` (default)
+                clears them when the destination zone is of another kind than
+                the source (a card leaving play forgets its state; a card moving
+                between two zones of one kind keeps it).
 
         Returns:
             The emitted event; its identity fields are visible to the seats that
             could see the card before or after the move (or to all if revealed).
-            Exhausted state and counters are cleared when the card leaves for a
-            zone of another kind, unless it stays in a zone of the same kind.
 
         Raises:
             EngineError: unknown card or zone, full zone, taken slot.
@@ -630,7 +633,7 @@ class Engine(Generic[S]):
             card.face_down = face_down
         if controller is not None:
             card.controller = controller
-        if src.kind != dst.kind:
+        if reset if reset is not None else src.kind != dst.kind:
             card.exhausted = False
             if card.counters:
                 card.counters = {}

@@ -77,7 +77,8 @@ def test_A954_1_A954_2_A954_3_replacement_investigator() -> None:
     assert (inv.code, inv.xp, inv.physical, inv.mental) == ("t_inv_rogue", 0, 0, 0)
     assert "t_inv_seeker" not in available_investigators(new)
     assert not check_lost(camp).lost
-    camp.retired += ["t_inv_guard", "t_inv_rogue", "t_inv_mystic"]
+    camp.retired += ["t_inv_guard", "t_inv_rogue", "t_inv_mystic", "01001", "01002", "01003",
+                     "01004", "01005"]
     assert available_investigators(camp) == [] and check_lost(camp).lost
 
 

@@ -36,8 +36,8 @@ def test_A701_1_A701_2_assigned_then_placed_at_once() -> None:
     assert not events(m, "harm_placed")  # nothing placed before assignment ends
     answer(m, "inv")
     placed = events(m, "harm_placed")
-    assert len(placed) == 1 and placed[0].data == {"damage": 0, "horror": 1,
-                                                   "source": enemy(m, "t_ghoul")}
+    assert len(placed) == 1 and {k: placed[0].data[k] for k in ("damage", "horror", "source")
+                                 } == {"damage": 0, "horror": 1, "source": enemy(m, "t_ghoul")}
     assert st(m).cards[dog].counters["damage"] == 1
 
 

@@ -14,6 +14,7 @@ import tcgcore
 
 
 def new(players: int = 1, **opts: Any) -> tcgcore.Match[Any]:
+    opts.setdefault("scenario", "test")
     return tcgcore.new_match("arkham_card", seed=3, players=players, **opts)
 
 

@@ -7,16 +7,20 @@ Public API:
   scenarios;
 * :mod:`tcgcore_arkham_card.cards` loads card data.
 
-Matches are normally created with ``tcgcore.new_match("arkham_card", seed=…, players=1..4)``
-(the built-in test scenario); ``scenario="01104"`` plays The Gathering with the test
-investigators. Module layout: :mod:`.cards` (card model and data loading), :mod:`.state`
-(state and steps), :mod:`.rules` (the engine), :mod:`.scenario_setup` (built-in setup and
-descriptions), :mod:`.builder`, :mod:`.campaign`, :mod:`.plugin` (registration, views),
+Matches are normally created with ``tcgcore.new_match("arkham_card", seed=…, players=1..4)``:
+The Gathering (01104) with the core investigators' starter decks, or ``decks=[...]``
+(starter deck names or ArkhamDB deck JSON texts, :mod:`.decks`); ``scenario="test"`` is the
+rules' test scenario. Module layout: :mod:`.cards` (card model and data loading),
+:mod:`.state` (state and steps), :mod:`.rules` with :mod:`.actions`, :mod:`.skill_tests`,
+:mod:`.effects` and :mod:`.enemies` (the engine), :mod:`.scenario_setup` (built-in setup and
+descriptions), :mod:`.decks` (deck import and checks), :mod:`.agent` (the heuristic
+agent), :mod:`.builder`, :mod:`.campaign`, :mod:`.plugin` (registration, views, log),
 :mod:`.testkit` (test helpers).
 """
 
 from __future__ import annotations
 
+from .agent import HeuristicAgent
 from .builder import scenario
 from .campaign import (
     Campaign,
@@ -36,26 +40,34 @@ from .campaign import (
     validate_deck,
 )
 from .cards import CardDef, card_pool, load_cards, parse_cards
+from .decks import DeckList, check_deck, deck_problems, load_deck, parse_deck, starter_deck
 
 __all__ = [
     "Campaign",
     "CampaignInvestigator",
     "CardDef",
+    "DeckList",
+    "HeuristicAgent",
     "add_chaos_token",
     "available_investigators",
     "buy_card",
     "card_pool",
+    "check_deck",
     "check_lost",
     "cross_out",
+    "deck_problems",
     "earn_story_asset",
     "has_entry",
     "load_cards",
+    "load_deck",
     "new_campaign",
     "parse_cards",
+    "parse_deck",
     "record_entry",
     "record_scenario",
     "replace_investigator",
     "scenario",
     "scenario_options",
+    "starter_deck",
     "validate_deck",
 ]

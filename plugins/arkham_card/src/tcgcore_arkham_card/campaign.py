@@ -20,6 +20,7 @@ import msgspec
 import tcgcore
 
 from .cards import CardDef, card_pool, load_scenario
+from .decks import option_allows
 
 __all__ = [
     "Campaign",
@@ -268,14 +269,14 @@ def validate_deck(investigator: str, deck: list[str]) -> list[str]:
         if d is None:
             problems.append(f"{code}: unknown card")
             continue
-        if d.is_weakness() or d.encounter_code:
-            continue  # weaknesses and story assets do not count (A201.2, A956.5)
+        if d.is_weakness() or d.encounter_code or code in inv.deck_requirements:
+            continue  # weaknesses, signature and story cards do not count (A201.2, A956.5)
         size += 1
         titles[d.title] = titles.get(d.title, 0) + 1
         limit = 1 if d.exceptional else d.deck_limit
         if titles[d.title] == limit + 1:
             problems.append(f"{d.title}: more than {limit} copies")
-        if inv.deck_options and d.faction_code not in inv.deck_options:
+        if not option_allows(inv, d):
             problems.append(f"{d.name} ({code}): faction {d.faction_code} not allowed")
     if size != inv.deck_size:
         problems.append(f"deck has {size} cards, {inv.name} needs {inv.deck_size}")

@@ -116,6 +116,13 @@ class Ability(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     effects: tuple[Effect, ...] = ()
     trigger: str = ""
     limit: str = ""
+    bonus_if_clues: int = 0
+    damage_bonus_if_alone: int = 0
+    margin_damage: int = 0
+    no_clue: bool = False
+    symbol_horror: int = 0
+    break_on: str = ""
+    extra_actions: int = 0
 
 
 class TokenEffect(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
@@ -148,6 +155,7 @@ class TokenEffect(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True)
     on_success: tuple[Effect, ...] = ()
     if_trait_here: str = ""
     after_fail: tuple[Effect, ...] = ()
+    auto_success_if: str = ""
 
 
 class CardDef(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
@@ -200,6 +208,14 @@ class CardDef(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     elder_sign: TokenEffect | None = None
     deck_size: int = 30
     deck_options: tuple[str, ...] = ()
+    deck_requirements: tuple[str, ...] = ()
+    restrictions: str = ""
+    success_kind: str = ""
+    trigger_exhausts: bool = False
+    own_test_only: bool = False
+    margin_return: int = 0
+    symbol_lose_action: bool = False
+    partial: str = ""
     # encounter cards
     encounter_code: str = ""
     enemy_fight: int | None = None
@@ -334,7 +350,8 @@ def parse_cards(raw: bytes | str, *, source: str) -> dict[str, CardDef]:
     return out
 
 
-def load_cards(names: Iterable[str] = ("cards_test.json", "cards_gathering.json"),
+def load_cards(names: Iterable[str] = ("cards_test.json", "cards_gathering.json",
+                                        "cards_core.json"),
                ) -> dict[str, CardDef]:
     """Load the plugin's built-in card data files (package ``data`` folder).
 

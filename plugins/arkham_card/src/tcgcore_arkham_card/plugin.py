@@ -10,7 +10,9 @@ from typing import Any
 
 import tcgcore
 
+from .agent import HeuristicAgent
 from .cards import card_pool
+from .decks import check_deck
 from .rules import (
     GAME,
     act_threshold,
@@ -20,11 +22,13 @@ from .rules import (
     current_agenda,
     dof,
     doom_in_play,
+    enemies_at,
     enemy_health,
     engaged_seat,
     inv_health,
     inv_sanity,
     is_revealed,
+    location_of,
     shroud,
     skill_value,
     spec,
@@ -52,12 +56,20 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
             "actions": inv.actions, "acted": inv.acted, "status": inv.status,
             "skills": {k: skill_value(state, s, k)
                        for k in ("willpower", "intellect", "combat", "agility")},
+            "investigate_bonus": sum(dof(state, c).bonus.get("investigate:intellect", 0)
+                                     for c in state.zones[f"play.{s}"].cards),
+            "hand": len(state.zones[f"hand.{s}"].cards),
+            "deck": len(state.zones[f"deck.{s}"].cards),
+            "threat": [state.cards[c].code for c in state.zones[f"threat.{s}"].cards],
+            "assets": [{"id": c, "code": state.cards[c].code,
+                        **{k: v for k, v in state.cards[c].counters.items()},
+                        **({"exhausted": True} if state.cards[c].exhausted else {})}
+                       for c in state.zones[f"play.{s}"].cards if c != inv.card],
         })
     locs = []
     for loc in state.zones["locations"].cards:
         c = state.cards[loc]
-        enemies = [e for e in state.zones[f"at.{loc}"].cards
-                   if dof(state, e).type_code == "enemy"]
+        enemies = enemies_at(state, loc)  # unengaged, and engaged with investigators here
         locs.append({
             "id": loc, "code": c.code, "name": dof(state, loc).name,
             "revealed": is_revealed(state, loc), "clues": c.counters.get("clues", 0),
@@ -74,7 +86,10 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
                 if d.type_code == "enemy":
                     enemy_panel[str(e)] = {"code": d.code, "health": enemy_health(state, e),
                                        "damage": state.cards[e].counters.get("damage", 0),
-                                       "engaged": engaged_seat(state, e)}
+                                       "engaged": engaged_seat(state, e),
+                                       "exhausted": state.cards[e].exhausted,
+                                       "location": location_of(state, e),
+                                       "doom": state.cards[e].counters.get("doom", 0)}
     ag, act = current_agenda(state), current_act(state)
     test = state.test
     bag: dict[str, int] = {}
@@ -94,25 +109,185 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
         "victory": victory_total(state),
         "test": None if test is None else {
             "seat": test.seat, "skill": test.skill, "difficulty": test.difficulty,
-            "kind": test.kind, "committed": list(test.committed), "tokens": list(test.tokens)},
+            "kind": test.kind, "committed": list(test.committed), "tokens": list(test.tokens),
+            "bonus": test.skill_bonus, "value": test.value,
+            "base": skill_value(state, test.seat, test.skill) + test.skill_bonus + sum(
+                dof(state, c).icons(test.skill) for c in test.committed)},
     }
 
 
-def describe(state: ArkhamState, event: tcgcore.Event) -> str:
-    """One readable line per event."""
-    who = f"I{event.player}" if event.player is not None else ""
-    name = ""
+_SKIP = frozenset({"shuffled", "test_ended", "ability_used", "asset_played", "entered_play",
+                   "phase_ended", "moved", "enemy_engaged", "action_taken", "put_into_play",
+                   "flipped", "deck_imported"})
+
+
+def _cname(state: ArkhamState, event: tcgcore.Event) -> str:
     if event.code:
         try:
-            name = cdef(state, event.code).name
+            return cdef(state, event.code).name
         except KeyError:
-            name = event.code
-    parts = [p for p in (who, event.kind, name) if p]
-    if event.amount is not None:
-        parts.append(str(event.amount))
-    if event.data:
-        parts.append(str(dict(event.data)))
+            return event.code
+    if event.card is not None and 0 <= event.card < len(state.cards):
+        try:
+            return dof(state, event.card).name
+        except KeyError:
+            return str(event.card)
+    return ""
+
+
+def _who(state: ArkhamState, seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(state.inv):
+        return ""
+    try:
+        return cdef(state, state.inv[seat].code).name
+    except KeyError:
+        return f"Investigator {seat}"
+
+
+def _id_name(state: ArkhamState, cid: Any) -> str:
+    try:
+        return dof(state, int(cid)).name
+    except (KeyError, ValueError, TypeError, IndexError):
+        return str(cid)
+
+
+def describe(state: ArkhamState, event: tcgcore.Event) -> str:
+    """One readable line per event for ``tcgcore play``: rounds and phases, actions,
+    skill tests with the token and the arithmetic, encounter cards, doom, clues, damage
+    and horror, acts, agendas and the resolution with its experience. Bookkeeping
+    events get a short indented line (the CLI prints a line for every event)."""
+    k = event.kind
+    data = dict(event.data or {})
+    who = _who(state, event.player)
+    name = _cname(state, event)
+    amt = event.amount
+    if k == "round_started":
+        return f"=== Round {amt} ==="
+    if k == "phase":
+        return f"--- {str(data.get('phase', '')).capitalize()} phase ---"
+    if k == "turn_started":
+        return f"{who}'s turn"
+    if k == "turn_ended":
+        return f"{who} ends the turn"
+    if k == "action_taken":
+        return f"{who} takes an action: {data.get('action')}"
+    if k == "drawn":
+        return f"{who} draws {name}" if event.src and event.src.startswith("deck") else \
+            f"{who} takes {name}"
+    if k == "encounter_drawn":
+        return f"{who} draws encounter card {name}"
+    if k == "played":
+        return f"{who} plays {name}"
+    if k == "committed":
+        return f"{who} commits {name}"
+    if k == "test_started":
+        return (f"{who} tests {data.get('skill')} ({data.get('kind')}) against difficulty "
+                f"{data.get('difficulty')}")
+    if k == "token_revealed":
+        return f"  chaos token: {data.get('token')}"
+    if k in ("test_succeeded", "test_failed"):
+        parts = [f"{data.get('skill', '?')} {data.get('base', '?')}"]
+        if data.get("bonus"):
+            parts.append(f"{int(str(data['bonus'])):+d} bonus")
+        if data.get("icons"):
+            parts.append(f"+{data['icons']} committed icons")
+        for tok in str(data.get("tokens") or "").split(","):
+            if tok:
+                t, _, m = tok.partition(":")
+                parts.append(f"{m} ({t})")
+        verdict = "succeeds" if k == "test_succeeded" else "fails"
+        auto = f", automatic {data['auto']}" if data.get("auto") else ""
+        return (f"  {' '.join(parts)} = {data.get('value')} vs {data.get('difficulty')}: "
+                f"{verdict} by {abs(amt or 0)}{auto}")
+    if k == "harm_placed":
+        bits = [f"{data[x]} {x}" for x in ("damage", "horror") if data.get(x)]
+        tail = f" (now {data.get('total_damage')} damage, {data.get('total_horror')} horror)" \
+            if "total_damage" in data else ""
+        return f"{who} takes {' and '.join(bits) or 'nothing (soaked by assets)'}{tail}"
+    if k == "clues_discovered":
+        return f"{who} discovers {amt} clue(s) at {name}"
+    if k == "clues_spent":
+        return f"{who} spends {amt} clue(s)"
+    if k == "doom_placed":
+        tail = f" (doom in play {data['in_play']}/{data['threshold']})" \
+            if "in_play" in data else ""
+        return f"{amt} doom on {name}{tail}"
+    if k == "agenda_advanced":
+        return f"Agenda advances: {name}"
+    if k == "act_advanced":
+        return f"Act advances: {name}"
+    if k == "location_revealed":
+        return f"{name} is revealed with {amt} clue(s)"
+    if k == "moved_location":
+        return f"{who} moves to {name}"
+    if k == "removed":
+        return f"{name} leaves the game" if event.code and \
+            cdef(state, event.code).type_code == "location" else f"  · {name} is removed"
+    if k == "asset_defeated":
+        return f"{name} is defeated"
+    if k == "threat_area":
+        return f"{name} goes to {who}'s threat area"
+    if k == "disengaged":
+        return f"{name} is no longer engaged"
+    if k == "flipped":
+        return f"  · {name} is flipped"
+    if k == "round_ended":
+        return f"--- End of round {amt} ---"
+    if k == "entered":
+        return f"{who} enters {name}"
+    if k == "spawned":
+        return f"{name} spawns at {_id_name(state, data.get('location'))}" \
+            if data.get("location") is not None else f"{name} spawns"
+    if k == "engaged":
+        return f"{name} engages {who}" if who else f"{name} engages"
+    if k == "enemy_attacks":
+        return f"{name} attacks {who}"
+    if k == "enemy_damaged":
+        return f"{name} takes {amt} damage"
+    if k == "enemy_defeated":
+        return f"{who} defeats {name}" if who else f"{name} is defeated"
+    if k == "enemy_evaded":
+        return f"{who} evades {name}"
+    if k == "enemy_moved":
+        return f"{name} moves"
+    if k == "resource_gained":
+        return f"{who} gains {amt} resource(s)"
+    if k == "investigator_eliminated":
+        return f"{who} is eliminated ({data.get('reason')})"
+    if k == "discarded":
+        return f"{name} is discarded"
+    if k == "to_victory":
+        return f"{name} goes to the victory display"
+    if k == "mulligan":
+        return f"{who} mulligans {amt} card(s)"
+    if k == "ability":
+        return f"{who}: {name} triggers" if name else f"{who}: ability"
+    if k == "game_over":
+        return _describe_end(state)
+    if k in _SKIP:
+        bits = [b for b in (who, k.replace("_", " "), name) if b]
+        return "  · " + " ".join(bits)
+    parts = [p for p in (who, k.replace("_", " "), name) if p]
+    if amt is not None:
+        parts.append(str(amt))
     return " ".join(parts)
+
+
+def _describe_end(state: ArkhamState) -> str:
+    res = state.result
+    if res is None:
+        return "The game is over"
+    d = res.detail
+    line = f"Resolution {d.get('resolution')} ({d.get('outcome', res.reason)}) after " \
+           f"round {d.get('round', state.turn)}; victory display {d.get('victory', 0)}"
+    xp = d.get("xp")
+    if xp is not None:
+        line += f"; experience {xp} each"
+    for s in range(len(state.inv)):
+        status = d.get(f"status{s}")
+        trauma = d.get(f"trauma{s}")
+        line += f"; {_who(state, s)}: {status}" + (f", {trauma} trauma" if trauma else "")
+    return line
 
 
 def validate(state: ArkhamState) -> str | None:
@@ -135,58 +310,156 @@ def card_name(code: str) -> str:
     return d.name if d is not None else code
 
 
+_ICON_NAMES = (("willpower", "W"), ("intellect", "I"), ("combat", "C"), ("agility", "A"),
+               ("wild", "?"))
+
+
 def card_text(code: str) -> str | None:
-    """A card's text for people: name, type, printed numbers and ability text."""
+    """A card's full text for people (``tcgcore card``/``text`` in the terminal UI): name,
+    class, type, level, cost, icons, slot, traits, printed numbers, keywords and our own
+    wording of its abilities; what is only partly modelled is said."""
+    code = find_card(code) or code
     d = card_pool().get(code)
     if d is None:
         return None
-    parts = [f"{d.name} ({code}) - {d.type_code}"]
+    title = d.name + (f": {d.subname}" if d.subname else "")
+    head = [f"{title} ({code})", d.faction_code, d.type_code]
+    if d.subtype_code:
+        head.append(d.subtype_code)
+    if d.xp is not None and d.type_code in ("asset", "event", "skill"):
+        head.append(f"level {d.xp}")
+    parts = [" - ".join(head)]
+    nums = []
+    if d.cost is not None:
+        nums.append(f"cost {d.cost}")
+    icons = " ".join(f"{short}x{getattr(d, 'skill_' + k)}" for k, short in _ICON_NAMES
+                     if getattr(d, "skill_" + k) and d.type_code != "investigator")
+    if icons:
+        nums.append(f"icons {icons}")
+    if d.slot:
+        nums.append(f"slot {d.slot}")
+    if d.uses is not None:
+        nums.append(f"uses {d.uses.count} {d.uses.type}")
     if d.type_code == "enemy":
         hp = f"{d.health}{'/inv' if d.health_per_investigator else ''}"
-        parts.append(f"fight {d.enemy_fight}, health {hp}, evade {d.enemy_evade}, "
-                     f"attack {d.enemy_damage} damage / {d.enemy_horror} horror")
+        nums.append(f"fight {d.enemy_fight}, health {hp}, evade {d.enemy_evade}, "
+                    f"attack {d.enemy_damage} damage / {d.enemy_horror} horror")
     elif d.type_code == "location":
-        parts.append(f"shroud {d.shroud}, clues {d.clues}{'' if d.clues_fixed else '/inv'}")
+        nums.append(f"shroud {d.shroud}, clues {d.clues}{'' if d.clues_fixed else '/inv'}, "
+                    f"symbol {d.symbol}, connects to {', '.join(d.connections) or 'nothing'}")
     elif d.type_code == "investigator":
-        parts.append(f"willpower {d.skill_willpower}, intellect {d.skill_intellect}, "
-                     f"combat {d.skill_combat}, agility {d.skill_agility}, "
-                     f"health {d.health}, sanity {d.sanity}")
-    elif d.cost is not None:
-        parts.append(f"cost {d.cost}")
+        nums.append(f"willpower {d.skill_willpower}, intellect {d.skill_intellect}, "
+                    f"combat {d.skill_combat}, agility {d.skill_agility}, health {d.health}, "
+                    f"sanity {d.sanity}; deck {d.deck_size} cards: "
+                    f"{', '.join(d.deck_options) or 'any class'}; requires "
+                    f"{', '.join(card_name(c) for c in d.deck_requirements) or 'nothing'}")
+    elif d.type_code == "agenda":
+        nums.append(f"doom threshold {d.doom}")
+    elif d.type_code == "act" and d.clues:
+        nums.append(f"{d.clues} clues per investigator")
+    else:
+        if d.health is not None:
+            nums.append(f"health {d.health}")
+        if d.sanity is not None:
+            nums.append(f"sanity {d.sanity}")
+    if d.victory:
+        nums.append(f"victory {d.victory}")
+    if nums:
+        parts.append("; ".join(nums))
+    if d.traits:
+        parts.append(d.traits)
+    if d.restrictions:
+        parts.append(f"signature card of {card_name(d.restrictions.partition(':')[2])}")
     if d.text:
         parts.append(d.text)
-    return ". ".join(parts)
+    if d.partial:
+        parts.append(f"(not fully modelled: {d.partial})")
+    return ". ".join(p.rstrip(".") for p in parts) + "."
 
 
 def find_card(name: str) -> str | None:
-    """Look a card up by code or by name (case-insensitive; first match)."""
-    wanted = name.strip().lower()
-    for code, d in card_pool().items():
-        if wanted in (code.lower(), d.name.lower()):
+    """Look a card up by code or name (case-insensitive; an exact name first, then the
+    first name that starts with it)."""
+    wanted = name.strip().lower().strip('"')
+    pool = card_pool()
+    if wanted in pool:
+        return wanted
+    for code, d in pool.items():
+        if wanted in (code.lower(), d.name.lower(), d.name.lower().strip('"')):
+            return code
+    for code, d in pool.items():
+        if d.name.lower().strip('"').startswith(wanted) and wanted:
             return code
     return None
 
 
 def render_panel(view: tcgcore.View) -> list[str]:
-    """The Arkham panel of a text board, drawn from the public panel only."""
+    """The Arkham panel of the terminal board, drawn from the view's public panel only:
+    agenda doom vs threshold, act progress, each investigator (resources, clues, damage,
+    horror, actions left, skills, assets, threat area), the location map with
+    connections, clues, enemies and engagement, and the chaos bag's contents."""
     p = view.panel
     if not p:
         return []
     ag, act = p["agenda"], p["act"]
-    lines = [f"Round {p['round']} ({p['phase']}), lead I{p['lead']}, {p['difficulty']}",
-             f"Agenda {card_name(ag['code'] or '-')}: doom {ag['doom_in_play']}/"
-             f"{ag['threshold']}; act {card_name(act['code'] or '-')}: clues "
-             f"{act['group_clues']}/{act['clues_needed']}"]
+    lines = [f"Round {p['round']} ({p['phase']} phase), lead {_seat_name(p, p['lead'])}, "
+             f"{p['difficulty']}"]
+    lines.append(f"Agenda {card_name(ag['code'] or '-')}: doom {ag['doom_in_play']}/"
+                 f"{ag['threshold']}")
+    need = act["clues_needed"]
+    act_def = card_pool().get(act["code"] or "")
+    goal = f"clues {act['group_clues']}/{need}" if need else \
+        (act_def.objective if act_def is not None and act_def.objective else "objective")
+    lines.append(f"Act {card_name(act['code'] or '-')}: {goal}")
+    locs = {loc["id"]: loc for loc in p["locations"]}
     for i in p["investigators"]:
-        lines.append(f"I{i['seat']} {i['name']} @{i['location']} res {i['resources']} "
-                     f"clues {i['clues']} dmg {i['damage']}/{i['health']} "
-                     f"hor {i['horror']}/{i['sanity']} actions {i['actions']}"
-                     + (f" [{i['status']}]" if i["status"] else ""))
+        where = locs.get(i["location"], {}).get("name", "-")
+        sk = i["skills"]
+        lines.append(
+            f"{i['name']} (seat {i['seat']}) at {where}"
+            + (f" [{i['status']}]" if i["status"] else "")
+            + f": {i['resources']} resources, {i['clues']} clues, damage {i['damage']}/"
+            f"{i['health']}, horror {i['horror']}/{i['sanity']}, {i['actions']} actions left"
+            f"; W{sk['willpower']} I{sk['intellect']} C{sk['combat']} A{sk['agility']}"
+            f"; hand {i.get('hand', '?')}, deck {i.get('deck', '?')}")
+        assets = [card_name(a["code"]) + (f" ({a['uses']})" if "uses" in a else "") +
+                  (" exhausted" if a.get("exhausted") else "") for a in i.get("assets", [])]
+        if assets:
+            lines.append("    in play: " + ", ".join(assets))
+        if i.get("threat"):
+            lines.append("    threat area: " + ", ".join(card_name(c) for c in i["threat"]))
+    lines.append("Locations:")
+    enemies = p.get("enemies", {})
     for loc in p["locations"]:
-        lines.append(f"  {loc['name']} [{loc['id']}] {'' if loc['revealed'] else '(unrevealed) '}"
-                     f"clues {loc['clues']} shroud {loc['shroud']} -> {loc['connections']} "
-                     f"enemies {loc['enemies']} investigators {loc['investigators']}")
+        links = ", ".join(locs[c]["name"] for c in loc["connections"] if c in locs) or "-"
+        if not loc["revealed"]:
+            lines.append(f"  {loc['name']} (unrevealed) -> {links}")
+            continue
+        here = [_seat_name(p, s) for s in loc["investigators"]]
+        foes = []
+        for e in loc["enemies"]:
+            info = enemies.get(str(e))
+            if info is None:
+                continue
+            tag = f"engaged with {_seat_name(p, info['engaged'])}" if info["engaged"] >= 0 \
+                else ("exhausted" if info.get("exhausted") else "ready")
+            foes.append(f"{card_name(info['code'])} {info['health'] - info['damage']}/"
+                        f"{info['health']} hp, {tag}")
+        lines.append(f"  {loc['name']}: shroud {loc['shroud']}, {loc['clues']} clues -> {links}"
+                     + (f"; investigators: {', '.join(here)}" if here else "")
+                     + (f"; enemies: {'; '.join(foes)}" if foes else ""))
+    bag = ", ".join(f"{t}x{n}" if n > 1 else t for t, n in p.get("chaos_bag", {}).items())
+    lines.append(f"Chaos bag: {bag}")
+    test = p.get("test")
+    if test:
+        lines.append(f"Skill test: {_seat_name(p, test['seat'])} {test['skill']} vs "
+                     f"{test['difficulty']} ({test['kind']}), base {test.get('base')}")
     return lines
+
+
+def _seat_name(panel: dict[str, Any], seat: int) -> str:
+    invs = panel.get("investigators", [])
+    return str(invs[seat]["name"]) if 0 <= seat < len(invs) else f"seat {seat}"
 
 
 spec.view_extra = view_extra
@@ -196,6 +469,9 @@ spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card
 spec.render_panel = render_panel
+spec.agents["heuristic"] = HeuristicAgent
+spec.default_agent = "heuristic"
+spec.check_deck = check_deck
 
 
 @tcgcore.hookimpl

@@ -10,6 +10,7 @@ import msgspec
 import tcgcore
 
 from .cards import CardDef, ScenarioDef, TokenEffect, card_pool, load_scenario
+from .decks import STARTERS, DeckList, deck_codes, deck_problems, load_deck, starter_deck
 from .rules import (
     GAME,
     Eng,
@@ -32,6 +33,9 @@ from .state import (
 )
 
 __all__ = ["BAGS", "OPTIONS", "draw_opening", "setup"]
+
+#: The scenario of a match created without options: The Gathering.
+DEFAULT_SCENARIO = "01104"
 
 #: Option names accepted by ``new_match("arkham_card", ...)``.
 OPTIONS = ("difficulty", "investigators", "scenario", "decks", "trauma", "lead", "chaos_add",
@@ -124,7 +128,7 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
     if mode not in ("standalone", "campaign"):
         raise tcgcore.OptionsError(f"{GAME}: option 'mode' must be 'standalone' or 'campaign'")
     eng.state.mode = str(mode)
-    scen = options.get("scenario", "test")
+    scen = options.get("scenario", DEFAULT_SCENARIO)
     if isinstance(scen, dict):
         _build_description(eng, scen)
         return
@@ -135,6 +139,40 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
     except tcgcore.CardDataError as exc:
         raise tcgcore.OptionsError(f"{GAME}: option 'scenario': {exc}") from None
     _setup_builtin(eng, sdef, options)
+
+
+def _deck_option(decks: Any, n: int) -> tuple[Any, list[DeckList]]:
+    """Check option ``decks``: one entry per seat, each a list of card codes or a string
+    (a starter deck name or an ArkhamDB deck JSON text). Returns the option and, when
+    the entries are strings, the imported decks (validated; every problem at once)."""
+    if decks is None:
+        return None, []
+    if not isinstance(decks, list):
+        raise tcgcore.OptionsError(f"{GAME}: option 'decks' must be a list with one deck per "
+                                   "investigator")
+    if len(decks) != n:
+        raise tcgcore.OptionsError(
+            f"{GAME}: option 'decks' has {len(decks)} deck(s) for {n} investigator(s); the "
+            f"number of players must match the number of decks (e.g. players={len(decks)}, "
+            f"'tcgcore play --players {len(decks)}')")
+    if all(isinstance(x, list) for x in decks):
+        return decks, []
+    if not all(isinstance(x, str) for x in decks):
+        raise tcgcore.OptionsError(f"{GAME}: option 'decks': each deck is a list of card "
+                                   "codes or a deck name / ArkhamDB deck JSON text")
+    imported = [load_deck(x, f"option 'decks' seat {s}") for s, x in enumerate(decks)]
+    problems: list[str] = []
+    for s, deck in enumerate(imported):
+        problems += [f"seat {s}: {p}" for p in deck_problems(deck)]
+    if problems:
+        raise tcgcore.DeckError(f"{GAME}: option 'decks'", problems)
+    return decks, imported
+
+
+def _imported_codes(eng: Eng, deck: DeckList, seat: int) -> list[str]:
+    codes = deck_codes(deck, eng.rng)  # "01000": a random basic weakness (seeded)
+    eng.emit("deck_imported", player=seat, data={"name": deck.name, "cards": len(codes)})
+    return codes
 
 
 def _difficulty(value: Any) -> str:
@@ -149,12 +187,17 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
     n = state.num_players
     state.scenario = sdef.code
     state.difficulty = _difficulty(options.get("difficulty", "standard"))
-    invs = options.get("investigators", list(sdef.investigators[:n]))
+    decks, imported = _deck_option(options.get("decks"), n)
+    default_invs = [d.investigator for d in imported] if imported else \
+        list(sdef.investigators[:n])
+    invs = options.get("investigators", default_invs)
     if not isinstance(invs, list) or len(invs) != n:
         raise tcgcore.OptionsError(f"{GAME}: option 'investigators' must list {n} codes")
+    if imported and [str(i) for i in invs] != default_invs:
+        raise tcgcore.OptionsError(f"{GAME}: option 'investigators' disagrees with the "
+                                   "investigators of the decks in option 'decks'")
     if len(set(invs)) != len(invs):
         raise tcgcore.OptionsError(f"{GAME}: option 'investigators' repeats an investigator")
-    decks = options.get("decks")
     trauma = options.get("trauma", [[0, 0]] * n)
     if not isinstance(trauma, list) or len(trauma) != n:
         raise tcgcore.OptionsError(f"{GAME}: option 'trauma' needs [physical, mental] per seat")
@@ -169,15 +212,19 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
                                        "investigator")
         card = eng.add_card(d.code, s, f"play.{s}")
         inv = Inv(code=d.code, card=card.id, resources=5)  # A303.1
-        if decks is not None:
-            if not isinstance(decks, list) or len(decks) != n:
-                raise tcgcore.OptionsError(f"{GAME}: option 'decks' needs one list per seat")
+        if imported:
+            deck_codes = _imported_codes(eng, imported[s], s)
+        elif decks is not None:
             deck_codes = [str(c) for c in decks[s]]
+        elif d.code in sdef.decks:
+            deck_codes = list(sdef.decks[d.code])
+        elif d.code in STARTERS:
+            deck_codes = _imported_codes(eng, starter_deck(d.code), s)
         else:
-            deck_codes = list(sdef.decks.get(d.code, ()))
+            deck_codes = []
         for c in deck_codes:
             _check_code(state, c, f"option 'decks' seat {s}")
-        if decks is not None:
+        if decks is not None and not imported:
             from .campaign import validate_deck
 
             problems = validate_deck(d.code, deck_codes)

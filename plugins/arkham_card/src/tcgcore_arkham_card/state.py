@@ -499,7 +499,8 @@ class ArkhamState(tcgcore.GameState[ArkhamStep], kw_only=True):
         peril: seat resolving a peril card (-1 = none).
         act_advanced: acts advanced so far.
         group_limits: uses of "group limit" abilities (A107.2).
-        cancelled: seqs of attack events cancelled by "when" effects (A901.1).
+        cancelled: seqs of attack events cancelled by "when" effects (A901.1); ``-1 - id``
+            for an encounter card whose revelation was cancelled (Ward of Protection).
         auras: cards in play giving a bonus to investigators at their location.
         extra_trauma: ``"<seat>:<kind>"`` trauma from "when the game ends" effects
             (A705.2).

@@ -1,0 +1,653 @@
+"""The investigation phase: turn order, the actions (A404–A416), attacks of
+opportunity, playing cards and activating abilities.
+
+Part of the rules engine: handlers register on :data:`.rules.spec` when
+:mod:`.rules` imports this module.
+"""
+
+from __future__ import annotations
+
+import tcgcore
+from tcgcore import Option
+
+from .cards import CardDef, Effect
+from .rules import (
+    _POOL,
+    SLOT_LIMITS,
+    Eng,
+    _ability_payable,
+    _activatables,
+    _ask_enemy,
+    _engage,
+    _evade_targets,
+    _fight_targets,
+    _spend_group_clues,
+    _threat_keyword,
+    _traits,
+    _unique_blocked,
+    act_threshold,
+    can_enter,
+    card_cost,
+    cdef,
+    current_act,
+    discard_card,
+    dof,
+    draw_cards,
+    enemies_at,
+    engaged_enemies,
+    engaged_seat,
+    enter_location,
+    has_kw,
+    location_of,
+    name_of,
+    player_order,
+    playing,
+    run_effects,
+    shroud,
+    spec,
+)
+from .state import (
+    ActionChosen,
+    AdvanceAct,
+    AooPick,
+    ArkhamState,
+    AttacksOfOpportunity,
+    ChooseEnemyAnswer,
+    DamageEnemy,
+    DoActivate,
+    DoDraw,
+    DoEngage,
+    DoMove,
+    DoPlay,
+    DoResign,
+    Effects,
+    Eliminate,
+    EndTurn,
+    EnemyAttack,
+    EnemyPhase,
+    FinishTreachery,
+    InvestigationPhase,
+    NextTurn,
+    SkillTest,
+    SlotAnswer,
+    SpendCluesAnswer,
+    StartTest,
+    TurnAction,
+    TurnPick,
+)
+
+# ============================================================================ investigation
+
+
+@spec.handles(InvestigationPhase)
+def _investigation(eng: Eng, step: InvestigationPhase) -> None:
+    state = eng.state
+    state.phase = "investigation"
+    for inv in state.inv:
+        inv.acted = False
+    eng.emit("phase", data={"phase": "investigation"})
+    eng.push(NextTurn())
+
+
+@spec.handles(NextTurn)
+def _next_turn(eng: Eng, step: NextTurn) -> None:
+    """A403.2: the lead names the next investigator to take a turn."""
+    state = eng.state
+    remaining = [s for s in player_order(state) if not state.inv[s].acted]
+    if not remaining:
+        state.turn_seat = -1
+        eng.push(EnemyPhase())
+        return
+    if len(remaining) == 1:
+        _start_turn(eng, remaining[0])
+        return
+    eng.ask(state.lead, "turn_order", "Which investigator takes the next turn?",
+            [Option(key=f"inv:{s}", label=cdef(state, state.inv[s].code).name)
+             for s in remaining], resume=TurnPick())
+
+
+@spec.handles(TurnPick)
+def _turn_pick(eng: Eng, step: TurnPick) -> None:
+    _start_turn(eng, int(eng.answer[0].split(":")[1]))
+
+
+def _start_turn(eng: Eng, seat: int) -> None:
+    state = eng.state
+    state.turn_seat = seat
+    state.active_player = seat
+    inv = state.inv[seat]
+    extra = 0
+    special: list[str] = []
+    for c in state.zones[f"play.{seat}"].cards:  # the investigator card and its assets
+        for key, n in dof(state, c).bonus.items():
+            if key == "actions":
+                extra += n
+            elif key.startswith("action:"):
+                special += [key[7:]] * n  # e.g. "action:Tome": 1 (Daisy Walker)
+    inv.actions = 3 + extra  # A404.1, A404.3
+    inv.special_actions = special
+    for key in [k for k in inv.limits if k.endswith(":turn")]:
+        del inv.limits[key]
+    eng.emit("turn_started", player=seat)
+    eng.push(TurnAction(seat=seat))
+
+
+def _action_cost(state: ArkhamState, seat: int, kind: str) -> int:
+    """Actions an action costs: 1, or 2 for the first move/fight/evade each round while a
+    "frozen" card (Frozen in Fear) is in the threat area."""
+    if kind in ("move", "fight", "evade") and _threat_keyword(state, seat, "frozen") and \
+            not state.inv[seat].limits.get("frozen:round"):
+        return 2
+    return 1
+
+
+def _can_play(state: ArkhamState, seat: int, cid: int, *, fast_only: bool,
+              d: CardDef | None = None) -> bool:
+    if d is None:
+        d = dof(state, cid)
+    if d.type_code not in ("asset", "event") or d.play_when:
+        return False
+    if _threat_keyword(state, seat, "no_play"):
+        return False  # Dissonant Voices: you cannot play assets or events
+    if d.fast != fast_only:
+        return False
+    if state.inv[seat].resources < card_cost(state, cid):
+        return False
+    if d.type_code == "asset" and _unique_blocked(state, d):
+        return False
+    if d.type_code == "event":
+        return _event_useful(state, seat, d)
+    return True
+
+
+def _event_useful(state: ArkhamState, seat: int, d: CardDef) -> bool:
+    """A904.2: an event needs the potential to change the game state."""
+    if d.play_action == "fight":
+        return bool(_fight_targets(state, seat))
+    if d.play_action == "evade":
+        return bool(_evade_targets(state, seat))
+    if d.play_action == "investigate":
+        return True
+    return any(_effect_useful(state, seat, e) for e in d.effects)
+
+
+def _effect_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
+    loc = state.inv[seat].location
+    if e.op == "discover_clues":
+        return loc >= 0 and state.cards[loc].counters.get("clues", 0) > 0
+    if e.op == "damage_enemy":
+        return bool(enemies_at(state, loc))
+    if e.op == "test_bonus":
+        return False
+    if e.op == "auto_evade":
+        return bool(engaged_enemies(state, seat))
+    return True
+
+
+def turn_options(state: ArkhamState, seat: int) -> list[Option]:
+    """The options of an investigator's turn: every legal action, [free] and fast
+    option, and ``end_turn`` (A404, A801.2, A905)."""
+    inv = state.inv[seat]
+    opts: list[Option] = []
+    loc = inv.location
+    has_action = inv.actions > 0
+    if has_action:
+        opts.append(Option(key="draw", label="Draw a card"))
+        opts.append(Option(key="resource", label="Gain a resource"))
+        if loc >= 0:
+            opts.append(Option(key="investigate", label="Investigate", card=loc))
+            two = inv.actions >= 2 or not _threat_keyword(state, seat, "frozen")
+            for nxt in state.adj.get(str(loc), ()):
+                if can_enter(state, nxt) and (two or _action_cost(state, seat, "move") == 1):
+                    opts.append(Option(key=f"move:{nxt}", label=f"Move to {name_of(state, nxt)}",
+                                       card=nxt))
+            here = enemies_at(state, loc)
+            if here:
+                fight_ok = two or _action_cost(state, seat, "fight") == 1
+                engage_opts: list[Option] = []
+                for eid in here:
+                    d = dof(state, eid)
+                    engaged_to = engaged_seat(state, eid)
+                    if fight_ok and not (engaged_to < 0 and "aloof" in d.keywords):
+                        opts.append(Option(key=f"fight:{eid}", label=f"Fight {d.name}",
+                                           card=eid))
+                    if engaged_to != seat and "massive" not in d.keywords:
+                        engage_opts.append(Option(key=f"engage:{eid}",
+                                                  label=f"Engage {d.name}", card=eid))
+                opts += engage_opts
+            for eid in _evade_targets(state, seat) if here else ():
+                if not two and _action_cost(state, seat, "evade") > 1:
+                    break
+                opts.append(Option(key=f"evade:{eid}", label=f"Evade {name_of(state, eid)}",
+                                   card=eid))
+    fast_plays: list[Option] = []
+    hand = state.zones[f"hand.{seat}"].cards
+    if hand and not _threat_keyword(state, seat, "no_play"):
+        cards = state.cards
+        extra = state.extra_defs
+        resources = inv.resources
+        for cid in hand:
+            code = cards[cid].code
+            d = (extra.get(code) if extra else None) or _POOL[code]
+            if d.type_code not in ("asset", "event") or d.play_when or \
+                    resources < max(0, d.cost or 0):
+                continue  # cheap rejections first; _can_play decides the rest
+            if d.fast:
+                if _can_play(state, seat, cid, fast_only=True, d=d):
+                    fast_plays.append(Option(key=f"fastplay:{cid}",
+                                             label=f"Play {d.name} (fast)", card=cid))
+            elif has_action and _can_play(state, seat, cid, fast_only=False, d=d):
+                opts.append(Option(key=f"play:{cid}", label=f"Play {d.name}", card=cid))
+    fast_abilities: list[Option] = []
+    for cid, idx, ab in _activatables(state, seat, ""):
+        if ab.kind == "action":
+            if ab.extra_actions and inv.actions < 1 + ab.extra_actions:
+                continue
+            if has_action or _special_action_for(state, seat, cid) >= 0:
+                opts.append(Option(key=f"activate:{cid}:{idx}",
+                                   label=f"{name_of(state, cid)}: {ab.action or 'ability'}",
+                                   card=cid))
+        elif ab.kind == "fast" and not any(e.op == "test_bonus" for e in ab.effects):
+            fast_abilities.append(Option(key=f"fast:{cid}:{idx}",
+                                         label=f"{name_of(state, cid)} (fast)", card=cid))
+    opts += fast_plays
+    opts += fast_abilities
+    act = current_act(state)
+    if act >= 0 and not dof(state, act).objective:
+        need = act_threshold(state)
+        if need > 0 and sum(i.clues for i in state.inv if not i.status) >= need:
+            opts.append(Option(key="advance_act", label="Spend clues to advance the act",
+                               card=act))
+    opts.append(Option(key="end_turn", label="End turn"))
+    return opts
+
+
+@spec.handles(TurnAction)
+def _turn_action(eng: Eng, step: TurnAction) -> None:
+    state = eng.state
+    seat = step.seat
+    if not playing(state, seat) or state.inv[seat].acted:
+        eng.push(NextTurn())
+        return
+    opts = turn_options(state, seat)
+    if len(opts) == 1:
+        eng.push(EndTurn(seat=seat))  # A403.3: no actions left and nothing free to do
+        return
+    inv = state.inv[seat]
+    eng.ask(seat, "action", f"Choose an action ({inv.actions} left)", opts,
+            resume=ActionChosen(seat=seat))
+
+
+def _provokes(kind: str) -> bool:
+    """A416.1/A416.3: every action but fight, evade, parley and resign provokes."""
+    return kind not in ("fight", "evade", "parley", "resign")
+
+
+def _special_action_for(state: ArkhamState, seat: int, cid: int) -> int:
+    """Index of a restricted additional action that may pay for activating ``cid``."""
+    special = state.inv[seat].special_actions
+    if special:
+        traits = _traits(dof(state, cid))
+        for i, trait in enumerate(special):
+            if trait in traits:
+                return i
+    return -1
+
+
+def _spend_action(eng: Eng, seat: int, kind: str, card: int = -1) -> None:
+    state = eng.state
+    if card >= 0:
+        i = _special_action_for(state, seat, card)
+        if i >= 0:  # A404.3: the first action of that kind uses the restricted action
+            del state.inv[seat].special_actions[i]
+            eng.emit("action_taken", player=seat, data={"action": kind, "special": True})
+            if _provokes(kind) and engaged_enemies(state, seat):
+                eng.push(AttacksOfOpportunity(seat=seat))
+            return
+    cost = _action_cost(state, seat, kind)
+    if cost > 1:
+        state.inv[seat].limits["frozen:round"] = 1
+    state.inv[seat].actions = max(0, state.inv[seat].actions - cost)
+    eng.emit("action_taken", player=seat, data={"action": kind})
+    if _provokes(kind) and engaged_enemies(state, seat):
+        eng.push(AttacksOfOpportunity(seat=seat))  # A416.2: after costs, before effect
+
+
+@spec.handles(ActionChosen)
+def _action_chosen(eng: Eng, step: ActionChosen) -> None:
+    state = eng.state
+    seat = step.seat
+    key = eng.answer[0]
+    head, _, rest = key.partition(":")
+    inv = state.inv[seat]
+    follow = TurnAction(seat=seat)
+    if key == "end_turn":
+        eng.push(EndTurn(seat=seat))
+        return
+    if key == "advance_act":
+        eng.push(AdvanceAct(), follow)
+        _spend_group_clues(eng, seat, act_threshold(state))
+        return
+    if head == "fastplay":
+        cid = int(rest)
+        eng.push(DoPlay(seat=seat, card=cid), follow)
+        return
+    if head == "fast":
+        cid_s, idx_s = rest.split(":")
+        eng.push(DoActivate(seat=seat, card=int(cid_s), index=int(idx_s)), follow)
+        return
+    # every remaining option spends one action (A404.1); the action's steps run after
+    # any attacks of opportunity (pushed first, so they run first)
+    if head == "draw":
+        eng.push(DoDraw(seat=seat), follow)
+        _spend_action(eng, seat, "draw")
+    elif head == "resource":
+        eng.push(Effects(seat=seat, effects=(Effect(op="gain_resources", amount=1),)), follow)
+        _spend_action(eng, seat, "resource")
+    elif head == "investigate":
+        test = SkillTest(seat=seat, skill="intellect", difficulty=shroud(state, inv.location),
+                         kind="investigate", target=inv.location)
+        eng.push(StartTest(test=test), follow)
+        _spend_action(eng, seat, "investigate")
+    elif head == "move":
+        eng.push(DoMove(seat=seat, location=int(rest)), follow)
+        _spend_action(eng, seat, "move")
+    elif head == "fight":
+        eid = int(rest)
+        eng.push(StartTest(test=_fight_test(state, seat, eid, -1, "combat", 0, 0)), follow)
+        _spend_action(eng, seat, "fight")
+    elif head == "evade":
+        eid = int(rest)
+        eng.push(StartTest(test=_evade_test(state, seat, eid, -1, "agility", 0)), follow)
+        _spend_action(eng, seat, "evade")
+    elif head == "engage":
+        eng.push(DoEngage(seat=seat, enemy=int(rest)), follow)
+        _spend_action(eng, seat, "engage")
+    elif head == "play":
+        cid = int(rest)
+        d = dof(state, cid)
+        eng.push(DoPlay(seat=seat, card=cid), follow)
+        _spend_action(eng, seat, d.play_action or "play")
+    elif head == "activate":
+        cid_s, idx_s = rest.split(":")
+        cid, idx = int(cid_s), int(idx_s)
+        ab = dof(state, cid).abilities[idx]
+        eng.push(DoActivate(seat=seat, card=cid, index=idx), follow)
+        _spend_action(eng, seat, ab.action or "activate", card=cid)
+        if ab.extra_actions:
+            inv.actions = max(0, inv.actions - ab.extra_actions)
+
+
+def _fight_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str,
+                bonus: int, dmg: int) -> SkillTest:
+    d = dof(state, eid)
+    return SkillTest(seat=seat, skill=skill, difficulty=max(0, d.enemy_fight or 0), kind="fight",
+                     target=eid, source=source, skill_bonus=bonus, damage_bonus=dmg,
+                     ready_target=not state.cards[eid].exhausted)
+
+
+def _evade_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str,
+                bonus: int) -> SkillTest:
+    d = dof(state, eid)
+    return SkillTest(seat=seat, skill=skill, difficulty=max(0, d.enemy_evade or 0), kind="evade",
+                     target=eid, source=source, skill_bonus=bonus,
+                     ready_target=not state.cards[eid].exhausted,
+                     double_negative=has_kw(d, "double_negative_evade"))
+
+
+@spec.handles(SpendCluesAnswer)
+def _spend_clues_answer(eng: Eng, step: SpendCluesAnswer) -> None:
+    state = eng.state
+    per: dict[int, int] = {}
+    for key in eng.answer:
+        s = int(key.split(":")[1])
+        per[s] = per.get(s, 0) + 1
+    for s, n in sorted(per.items()):
+        state.inv[s].clues -= n
+        eng.emit("clues_spent", player=s, amount=n)
+
+
+@spec.handles(EndTurn)
+def _end_turn(eng: Eng, step: EndTurn) -> None:
+    state = eng.state
+    inv = state.inv[step.seat]
+    inv.acted = True  # A403.4
+    inv.actions = 0
+    eng.emit("turn_ended", player=step.seat)
+    ends: list[tcgcore.Step] = []
+    for cid in state.zones[f"threat.{step.seat}"].cards:
+        d = dof(state, cid)
+        if "turn_end" in d.forced:
+            ends.append(Effects(seat=step.seat, effects=d.forced["turn_end"], source=cid))
+    for cid in state.zones[f"hand.{step.seat}"].cards:
+        d = dof(state, cid)
+        if "in_hand_end_turn" in d.forced:  # Dark Memory
+            eng.emit("revealed_in_hand", player=step.seat, card=cid, code=d.code)
+            ends.append(Effects(seat=step.seat, effects=d.forced["in_hand_end_turn"], source=cid))
+    eng.push(*ends, NextTurn())
+
+
+@spec.handles(AttacksOfOpportunity)
+def _aoo(eng: Eng, step: AttacksOfOpportunity) -> None:
+    """A416: each ready engaged enemy attacks once, in the investigator's chosen order,
+    without exhausting; massive enemies attack only the provoker (A611.5)."""
+    state = eng.state
+    seat = step.seat
+    if not playing(state, seat):
+        return
+    pending = step.pending if step.started else [
+        e for e in engaged_enemies(state, seat) if not state.cards[e].exhausted]
+    pending = [e for e in pending if not state.cards[e].exhausted
+               and e in engaged_enemies(state, seat)]
+    if not pending:
+        return
+    if len(pending) == 1:
+        eng.push(EnemyAttack(enemy=pending[0], seat=seat))
+        return
+    eng.ask(seat, "attack_order", "Which enemy attacks you next?",
+            [Option(key=f"enemy:{e}", label=name_of(state, e), card=e) for e in pending],
+            resume=AooPick(seat=seat, pending=pending))
+
+
+@spec.handles(AooPick)
+def _aoo_pick(eng: Eng, step: AooPick) -> None:
+    eid = int(eng.answer[0].split(":")[1])
+    rest = [e for e in step.pending if e != eid]
+    eng.push(EnemyAttack(enemy=eid, seat=step.seat),
+             AttacksOfOpportunity(seat=step.seat, pending=rest, started=True))
+
+
+@spec.handles(DoDraw)
+def _do_draw(eng: Eng, step: DoDraw) -> None:
+    if playing(eng.state, step.seat):
+        draw_cards(eng, step.seat, step.count)
+
+
+@spec.handles(DoMove)
+def _do_move(eng: Eng, step: DoMove) -> None:
+    state = eng.state
+    if not playing(state, step.seat):
+        return
+    src = state.inv[step.seat].location
+    eng.emit("moved_location", player=step.seat, card=step.location, data={"from": src})
+    enter_location(eng, step.seat, step.location)  # A409.1, A603.1 (engaged enemies follow)
+
+
+@spec.handles(DoEngage)
+def _do_engage(eng: Eng, step: DoEngage) -> None:
+    state = eng.state
+    if not playing(state, step.seat):
+        return
+    if location_of(state, step.enemy) == state.inv[step.seat].location:
+        _engage(eng, step.enemy, step.seat)  # A411.1
+
+
+@spec.handles(DoResign)
+def _do_resign(eng: Eng, step: DoResign) -> None:
+    if playing(eng.state, step.seat):
+        eng.push(Eliminate(seat=step.seat, reason="resigned"))  # A415.1
+
+
+# ---------------------------------------------------------------------------- play
+
+
+def _slot_overflow(state: ArkhamState, seat: int, d: CardDef) -> list[int]:
+    """Assets that must be discarded before ``d`` fits (A203.4): candidates sharing an
+    over-full slot, or [] when it fits."""
+    need = d.slots()
+    if not need:
+        return []
+    used: dict[str, int] = {}
+    holders: dict[str, list[int]] = {}
+    for cid in state.zones[f"play.{seat}"].cards:
+        for s in dof(state, cid).slots():
+            used[s] = used.get(s, 0) + 1
+            holders.setdefault(s, []).append(cid)
+    out: list[int] = []
+    extra: dict[str, int] = {}
+    for cid in state.zones[f"play.{seat}"].cards:
+        for k, n in dof(state, cid).bonus.items():
+            if k.startswith("slot:"):
+                extra[k[5:]] = extra.get(k[5:], 0) + n  # Daisy's Tote Bag
+    for s in dict.fromkeys(need):  # ordered: option order must not depend on hashing
+        if used.get(s, 0) + need.count(s) > SLOT_LIMITS.get(s, 99) + extra.get(s, 0):
+            out.extend(c for c in holders.get(s, []) if c not in out)
+    return out
+
+
+@spec.handles(DoPlay)
+def _do_play(eng: Eng, step: DoPlay) -> None:
+    """A408/A202/A206: pay the cost and play an asset or event."""
+    state = eng.state
+    seat, cid = step.seat, step.card
+    if not playing(state, seat) or state.cards[cid].zone != f"hand.{seat}":
+        return
+    d = dof(state, cid)
+    cost = card_cost(state, cid)
+    if state.inv[seat].resources < cost:
+        return
+    state.inv[seat].resources -= cost
+    if d.type_code == "asset":
+        eng.move(cid, "resolving", kind="played")
+        _put_asset(eng, seat, cid)
+        return
+    eng.move(cid, "resolving", kind="played")
+    after = FinishTreachery(card=cid, seat=seat)  # discards the event afterwards
+    eng.push(after)
+    if d.play_action == "fight":
+        _ask_enemy(eng, seat, _fight_targets(state, seat),
+                   ChooseEnemyAnswer(seat=seat, mode="event", source=cid))
+    elif d.play_action == "evade":
+        _ask_enemy(eng, seat, _evade_targets(state, seat),
+                   ChooseEnemyAnswer(seat=seat, mode="event", source=cid))
+    elif d.play_action == "investigate":
+        loc = state.inv[seat].location
+        test = SkillTest(seat=seat, skill=d.play_skill or "intellect",
+                         difficulty=shroud(state, loc), kind="investigate", target=loc,
+                         source=cid, skill_bonus=d.play_skill_bonus)
+        eng.push(StartTest(test=test))
+    else:
+        run_effects(eng, seat, d.effects, cid)
+
+
+@spec.handles(ChooseEnemyAnswer)
+def _choose_enemy_answer(eng: Eng, step: ChooseEnemyAnswer) -> None:
+    _enemy_chosen(eng, step, int(eng.answer[0].split(":")[1]))
+
+
+def _enemy_chosen(eng: Eng, step: ChooseEnemyAnswer, eid: int) -> None:
+    state = eng.state
+    seat = step.seat
+    if step.mode == "damage":
+        eng.push(DamageEnemy(enemy=eid, amount=step.amount, seat=seat))
+        return
+    src = step.source
+    d = dof(state, src)
+    if step.mode == "event":
+        action, skill, bonus, dmg = d.play_action, d.play_skill, d.play_skill_bonus, \
+            d.play_damage_bonus
+    else:
+        ab = d.abilities[step.index]
+        action, skill, bonus, dmg = ab.action, ab.skill, ab.skill_bonus, ab.damage_bonus
+        if ab.bonus_if_clues:
+            loc = state.inv[seat].location
+            if loc >= 0 and state.cards[loc].counters.get("clues", 0) > 0:
+                bonus += ab.bonus_if_clues  # Roland's .38 Special
+        if ab.damage_bonus_if_alone and engaged_enemies(state, seat) == [eid]:
+            dmg += ab.damage_bonus_if_alone  # Machete
+    if action == "fight":
+        eng.push(StartTest(test=_fight_test(state, seat, eid, src, skill or "combat", bonus,
+                                            dmg)))
+    elif action == "evade":
+        eng.push(StartTest(test=_evade_test(state, seat, eid, src, skill or "agility",
+                                            bonus)))
+
+
+def _put_asset(eng: Eng, seat: int, cid: int) -> None:
+    state = eng.state
+    d = dof(state, cid)
+    over = _slot_overflow(state, seat, d)
+    if over:
+        eng.ask(seat, "slot_discard", f"Discard an asset to make room for {d.name}",
+                [Option(key=f"asset:{c}", label=name_of(state, c), card=c) for c in over],
+                resume=SlotAnswer(seat=seat, card=cid))
+        return
+    eng.move(cid, f"play.{seat}", kind="entered_play")
+    if d.uses is not None:
+        state.cards[cid].counters["uses"] = d.uses.count  # A204.1
+    eng.emit("asset_played", player=seat, card=cid, code=d.code)
+    if d.effects:
+        run_effects(eng, seat, d.effects, cid)  # "after it enters play" effects
+
+
+@spec.handles(SlotAnswer)
+def _slot_answer(eng: Eng, step: SlotAnswer) -> None:
+    discard_card(eng, int(eng.answer[0].split(":")[1]))
+    _put_asset(eng, step.seat, step.card)
+
+
+@spec.handles(DoActivate)
+def _do_activate(eng: Eng, step: DoActivate) -> None:
+    """A407: pay an ability's costs and resolve it."""
+    state = eng.state
+    seat, cid = step.seat, step.card
+    if not playing(state, seat):
+        return
+    d = dof(state, cid)
+    ab = d.abilities[step.index]
+    if not _ability_payable(state, seat, cid, ab):
+        return
+    card = state.cards[cid]
+    if ab.exhaust:
+        card.exhausted = True
+    if ab.uses:
+        card.counters["uses"] = card.counters.get("uses", 0) - ab.uses
+    if ab.resources:
+        state.inv[seat].resources -= ab.resources
+    if ab.limit:
+        key = f"{cid}:{ab.limit}"
+        used = state.group_limits if ab.limit.startswith("group") else state.inv[seat].limits
+        used[key] = used.get(key, 0) + 1
+    eng.emit("ability_used", player=seat, card=cid, code=card.code, data={"index": step.index})
+    if ab.discard:
+        discard_card(eng, cid)
+    if ab.action == "resign":
+        eng.push(DoResign(seat=seat))
+    elif ab.action in ("fight", "evade"):
+        targets = _fight_targets(state, seat) if ab.action == "fight" else \
+            _evade_targets(state, seat)
+        _ask_enemy(eng, seat, targets, ChooseEnemyAnswer(seat=seat, mode="ability", source=cid,
+                                                         index=step.index))
+    elif ab.action == "investigate":
+        loc = state.inv[seat].location
+        test = SkillTest(seat=seat, skill=ab.skill or "intellect",
+                         difficulty=max(0, shroud(state, loc) + ab.shroud_mod),
+                         kind="investigate", target=loc, source=cid, skill_bonus=ab.skill_bonus,
+                         on_success=ab.effects)
+        eng.push(StartTest(test=test))
+    elif ab.action == "parley" and ab.skill:
+        test = SkillTest(seat=seat, skill=ab.skill, difficulty=ab.difficulty, kind="parley",
+                         source=cid, target=cid, on_success=ab.effects)
+        eng.push(StartTest(test=test))
+    else:
+        run_effects(eng, seat, ab.effects, cid)

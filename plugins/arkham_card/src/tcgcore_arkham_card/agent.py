@@ -1,0 +1,671 @@
+"""The heuristic investigator agent (``spec.agents["heuristic"]``, the default agent).
+
+It decides from ``match.view(seat)`` only — the public panel (:func:`.plugin.view_extra`),
+the zones the seat may see (its own hand) and the printed card definitions — never from
+hidden cards, deck order or the chaos bag's next token. Success chances are estimated
+from the bag's public contents. Ties are broken in a fixed order (the agent keeps its
+own seeded :class:`tcgcore.Rng` and never touches the match's), so a game is
+reproducible from the match seed and the agent seed.
+
+Plan, in order of priority on each action: advance the act when the clues are there;
+resign when the final agenda is about to run out (or when close to defeat at a resign
+location); deal with engaged enemies (fight when the chance and the payoff are good,
+evade otherwise); defeat the Ghoul Priest in act 3; play useful assets and events;
+investigate for clues; move toward clues (or to the act's objective location when the
+group has the clues); otherwise draw or gain resources.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import tcgcore
+
+from .cards import CardDef, card_pool
+
+__all__ = ["HeuristicAgent", "success_chance"]
+
+_SYMBOL_MOD = {"skull": -2, "cultist": -1, "tablet": -2, "elder_thing": -2}
+
+
+def success_chance(bag: dict[str, int], value: int, difficulty: int) -> float:
+    """Chance that ``value`` plus one token from ``bag`` (public contents) reaches
+    ``difficulty``; symbol tokens are estimated, auto-fail never succeeds and the elder
+    sign counts as +1."""
+    total = sum(bag.values())
+    if total <= 0:
+        return 1.0 if value >= difficulty else 0.0
+    ok = 0
+    for tok, n in bag.items():
+        if tok == "auto_fail":
+            continue
+        if tok == "elder_sign":
+            mod = 1
+        elif tok in _SYMBOL_MOD:
+            mod = _SYMBOL_MOD[tok]
+        else:
+            try:
+                mod = int(tok)
+            except ValueError:
+                mod = -2
+        if max(0, value + mod) >= difficulty:
+            ok += n
+    return ok / total
+
+
+class HeuristicAgent:
+    """A sensible solo or team investigator for scenarios like The Gathering."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = tcgcore.Rng.from_seed(seed)
+        self.pool = card_pool()
+
+    # ------------------------------------------------------------------ helpers
+    def _def(self, code: str | None) -> CardDef | None:
+        return self.pool.get(code) if code else None
+
+    def decide(self, match: tcgcore.Match[Any], choice: tcgcore.Choice) -> list[str]:
+        """Answer ``choice`` for its seat."""
+        view = match.view(choice.player)
+        codes: dict[int, str] = {}
+        hand: list[int] = []
+        for z in view.zones:
+            for cv in z.cards:
+                if cv is not None and cv.id is not None and cv.code is not None:
+                    codes[cv.id] = cv.code
+            if z.id == f"hand.{choice.player}":
+                hand = [cv.id for cv in z.cards if cv is not None and cv.id is not None]
+        ctx = _Ctx(self, view.panel, choice.player, codes, hand)
+        handler = getattr(self, "_" + choice.kind, None)
+        keys: list[str] | None = handler(ctx, choice) if handler is not None else None
+        if keys is None:
+            keys = [o.key for o in choice.options[:max(choice.min, 1)]][:max(choice.min, 1)]
+            if choice.min == 0 and choice.kind not in ("use_trigger",):
+                keys = [] if choice.max != 1 or any(o.key == "pass" for o in choice.options) \
+                    else keys
+            if any(o.key == "pass" for o in choice.options) and choice.min <= 1:
+                keys = ["pass"]
+        return keys
+
+    # ------------------------------------------------------------------ choices
+    def _mulligan(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        out = []
+        for o in choice.options:
+            d = ctx.card(o.card)
+            if d is None:
+                continue
+            if d.type_code == "skill" or (d.cost or 0) >= 5:
+                out.append(o.key)
+        return out
+
+    def _use_trigger(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return ["yes"]
+
+    def _advance_act(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return ["no"] if self._wait_for_boss(ctx) else ["yes"]
+
+    def _wait_for_boss(self, ctx: _Ctx) -> bool:
+        """Hold the act back while the enemy its advance brings would beat us and the
+        agenda leaves time to get ready (draw weapons, gain resources)."""
+        act = self._def(ctx.panel["act"]["code"])
+        if act is None:
+            return False
+        boss = next((e.code for e in act.back if e.op == "spawn_set_aside"), "")
+        bd = self._def(boss)
+        if bd is None or bd.type_code != "enemy":
+            return False
+        ag = ctx.panel["agenda"]
+        agenda = self._def(ag["code"])
+        doom_left = ag["threshold"] - ag["doom_in_play"]
+        if agenda is not None and agenda.stage == 3 and doom_left <= 7:
+            return False
+        if ctx.panel["round"] >= 14 or ctx.ready_for(bd):
+            return False
+        return ctx.ready_for(bd, with_hand=True)  # worth waiting to play a weapon
+
+    def _trauma(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return ["physical"]
+
+    def _choose_effect(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        labels = {o.key: o.label.lower() for o in choice.options}
+        if "burn" in labels.get("a", ""):
+            return ["b"]  # keep the house: more experience, no trauma
+        if "horror" in labels.get("b", "") and ctx.me is not None:
+            left = ctx.me["sanity"] - ctx.me["horror"]
+            return ["b"] if left >= 7 and len(ctx.hand) >= 4 else ["a"]
+        return ["a"]
+
+    def _slot_discard(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return [min(choice.options, key=lambda o: ctx.cost(o.card)).key]
+
+    _discard_asset = _slot_discard
+
+    def _hand_size(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        ranked = sorted(choice.options, key=lambda o: -ctx.cost(o.card))
+        return [o.key for o in ranked[:choice.min]]
+
+    def _spend_clues(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return [o.key for o in choice.options[:choice.min]]
+
+    def _assign(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        kind = choice.kind[len("assign_"):]
+        me = ctx.me
+        room = 99 if me is None else (me["health"] - me["damage"] if kind == "damage"
+                                      else me["sanity"] - me["horror"])
+        best: tuple[int, str] | None = None
+        for o in choice.options:
+            if not o.key.startswith("asset:"):
+                continue
+            d = ctx.card(o.card)
+            cap = (d.health if kind == "damage" else d.sanity) if d is not None else None
+            info: dict[str, Any] = next(
+                (a for a in (me or {}).get("assets", []) if a["id"] == o.card), {})
+            left = (cap or 0) - int(info.get(kind, 0))
+            # soak with sturdy assets first; sacrifice an ally only when it matters
+            score = left * 10 - ctx.cost(o.card)
+            if left > 1 or room <= 3 or (d is not None and d.type_code == "asset" and
+                                         not d.slot.startswith("Ally")):
+                if best is None or score > best[0]:
+                    best = (score, o.key)
+        if best is not None:
+            return [best[1]]
+        return ["inv"] if any(o.key == "inv" for o in choice.options) else [choice.options[0].key]
+
+    _assign_damage = _assign
+    _assign_horror = _assign
+
+    def _choose_enemy(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        def score(o: tcgcore.Option) -> tuple[int, int]:
+            e = ctx.enemy(o.card)
+            if e is None:
+                return (0, 0)
+            left = e["health"] - e["damage"]
+            d = ctx.card(o.card)
+            return (0 if e.get("engaged") == ctx.seat else 1, left - 3 * ((d.victory or 0)
+                                                                           if d else 0))
+        return [min(choice.options, key=score).key]
+
+    def _commit(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        test = ctx.panel.get("test") or {}
+        if not test:
+            return []
+        skill, diff = test["skill"], test["difficulty"]
+        mine = test["seat"] == ctx.seat
+        value = int(test.get("base", 0))
+        chosen: list[str] = []
+        cands = []
+        for o in choice.options:
+            d = ctx.card(o.card)
+            if d is None:
+                continue
+            icons = d.icons(skill)
+            keep = d.type_code in ("asset", "event") and self._worth_playing(ctx, d)
+            cands.append((0 if d.type_code == "skill" else 1, -icons, o.key, icons, keep))
+        cands.sort()
+        for _, _, key, icons, keep in cands:
+            now = success_chance(ctx.bag, value, diff)
+            if now >= (0.8 if mine else 0.7):
+                break
+            if keep and now >= 0.4:
+                continue
+            gain = success_chance(ctx.bag, value + icons, diff) - now
+            if gain < (0.1 if not keep else 0.25):
+                continue
+            chosen.append(key)
+            value += icons
+            if not mine:
+                break
+        return chosen[:choice.max]
+
+    def _fast_window(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        test = ctx.panel.get("test") or {}
+        if not test or test["seat"] != ctx.seat or ctx.me is None:
+            return ["pass"]
+        value = int(test.get("base", 0))
+        if success_chance(ctx.bag, value, test["difficulty"]) >= 0.75 or \
+                ctx.me["resources"] < 2:
+            return ["pass"]
+        for o in choice.options:
+            if o.key.startswith("fast:"):
+                d = ctx.card(o.card)
+                idx = int(o.key.split(":")[2])
+                if d is not None and idx < len(d.abilities):
+                    ab = d.abilities[idx]
+                    if any(e.op == "test_bonus" and e.skill in ("", test["skill"])
+                           for e in ab.effects):
+                        return [o.key]
+        return ["pass"]
+
+    def _would_fail(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        test = ctx.panel.get("test") or {}
+        if test and int(test.get("value", 0)) + 2 >= test["difficulty"]:
+            for o in choice.options:
+                if o.key != "pass":
+                    return [o.key]
+        return ["pass"]
+
+    # ------------------------------------------------------------------ the turn
+    def _worth_playing(self, ctx: _Ctx, d: CardDef) -> bool:
+        if d.type_code == "asset":
+            return not d.is_weakness()
+        return bool(d.effects) or bool(d.play_action)
+
+    def _action(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        me, panel = ctx.me, ctx.panel
+        opts = {o.key: o for o in choice.options}
+        if me is None:
+            return [choice.options[0].key]
+        if "advance_act" in opts:
+            return ["advance_act"]
+        here = ctx.location(me["location"])
+        ag = panel["agenda"]
+        act_code = panel["act"]["code"]
+        act = self._def(act_code)
+        resign = [o.key for o in choice.options if o.key.startswith("activate:")
+                  and o.label.endswith(": resign")]
+        agenda = self._def(ag["code"])
+        final_agenda = agenda is not None and agenda.stage == 3
+        doom_left = ag["threshold"] - ag["doom_in_play"]
+        hurt = max((e["enemy"].enemy_damage, e["enemy"].enemy_horror)
+                   for e in ctx.threats()) if ctx.threats() else (1, 1)
+        near_death = (me["health"] - me["damage"] <= hurt[0]) or \
+            (me["sanity"] - me["horror"] <= hurt[1])
+        boss_stage = act is not None and act.objective.startswith("defeat:")
+        weak = act is not None and boss_stage and not self._can_beat_boss(ctx, act)
+        if resign and ((final_agenda and doom_left <= 1) or near_death or weak):
+            return [resign[0]]
+        engaged = [int(e) for e, info in panel["enemies"].items() if info["engaged"] == ctx.seat]
+        if boss_stage and (near_death or weak):
+            # fall back to a location where one may resign (the Parlor), taking the
+            # attacks of opportunity if they can be survived
+            aoo = [t["enemy"] for t in ctx.threats() if t["engaged"] == ctx.seat]
+            dmg = sum(d.enemy_damage for d in aoo)
+            hor = sum(d.enemy_horror for d in aoo)
+            if me["health"] - me["damage"] > dmg and me["sanity"] - me["horror"] > hor:
+                step = self._step_toward(ctx, opts, lambda loc: ctx.can_resign_at(loc["code"]))
+                if step:
+                    return [step]
+        heal = self._heal(ctx, choice, engaged)
+        if heal:
+            return [heal]
+        # 1. engaged enemies
+        if engaged:
+            key = self._handle_enemies(ctx, opts, engaged)
+            if key:
+                return [key]
+        # 2. free plays that help now
+        for o in choice.options:
+            if o.key.startswith("fastplay:"):
+                d = ctx.card(o.card)
+                if d is not None and any(e.op == "discover_clues" for e in d.effects) and \
+                        here and here["clues"] > 0:
+                    return [o.key]
+                if d is not None and d.type_code == "asset":
+                    return [o.key]
+        # 3. act 3: the Ghoul Priest
+        if boss_stage and act is not None:
+            parley = [o.key for o in choice.options if o.key.startswith("activate:")
+                      and o.label.endswith(": parley")]
+            if parley and ctx.skill("intellect") >= 3 and not engaged:
+                return [parley[0]]  # Lita Chantler: +1 combat, +1 damage on Monsters
+            target = act.objective.split(":", 1)[1]
+            for eid, info in panel["enemies"].items():
+                if info["code"] == target and int(eid) in (here or {}).get("enemies", []):
+                    key = self._attack(ctx, opts, int(eid))
+                    if key:
+                        return [key]
+        # 4. clues first when the act still needs them and the odds are good
+        need_clues = panel["act"]["clues_needed"] > panel["act"]["group_clues"]
+        if need_clues and here is not None and here["clues"] > 0 and "investigate" in opts:
+            inv_key = self._investigate(ctx, opts, here, 0.55)
+            if inv_key:
+                return [inv_key]
+        # 5. play assets / useful events
+        key = self._play(ctx, choice, engaged)
+        if key:
+            return [key]
+        # 5. act 2-like objectives: gather at the location once the clues are in hand
+        goal = None
+        if act is not None and act.objective.startswith("round_end_at:") and \
+                panel["act"]["group_clues"] >= panel["act"]["clues_needed"]:
+            goal = act.objective.split(":", 1)[1]
+        if goal is not None and self._wait_for_boss(ctx):
+            return [self._idle(ctx, opts)]
+        if goal is not None:
+            if here is not None and here["code"] == goal:
+                return [self._idle(ctx, opts)]
+            step = self._step_toward(ctx, opts, lambda loc: loc["code"] == goal)
+            if step:
+                return [step]
+        # 6. investigate (7. or move toward clues)
+        def promising(loc: dict[str, Any]) -> bool:
+            if not loc["revealed"]:
+                d = self._def(loc["code"])
+                return d is None or not d.cannot_enter_unrevealed
+            return loc["clues"] > 0 and ctx.investigate_chance(loc["shroud"]) >= 0.3
+        step = self._step_toward(ctx, opts, lambda loc: promising(loc) and not loc["enemies"])
+        if step is None:
+            step = self._step_toward(ctx, opts, promising)
+        if here is not None and here["clues"] > 0 and "investigate" in opts:
+            inv_key = self._investigate(ctx, opts, here, 0.3 if step else 0.1)
+            if inv_key:
+                return [inv_key]
+        if step:
+            return [step]
+        if act is not None and act.objective.startswith("defeat:"):
+            target = act.objective.split(":", 1)[1]
+            step = self._step_toward(ctx, opts, lambda loc: any(
+                panel["enemies"].get(str(e), {}).get("code") == target for e in loc["enemies"]))
+            if step:
+                return [step]
+        return [self._idle(ctx, opts)]
+
+    def _can_beat_boss(self, ctx: _Ctx, act: CardDef) -> bool:
+        """Whether the best attack at hand gives a fair chance against the act's target."""
+        target = self._def(act.objective.split(":", 1)[1])
+        if target is None:
+            return True
+        bonus = 0
+        for a in (ctx.me or {}).get("assets", []):
+            d = self._def(a["code"])
+            if d is None:
+                continue
+            for ab in d.abilities:
+                if ab.action == "fight" and (not ab.uses or a.get("uses", 0) > 0):
+                    bonus = max(bonus, ab.skill_bonus + (ctx.skill(ab.skill) - ctx.skill("combat")
+                                                         if ab.skill else 0))
+        return success_chance(ctx.bag, ctx.skill("combat") + bonus, target.enemy_fight or 0) >= 0.4
+
+    def _heal(self, ctx: _Ctx, choice: tcgcore.Choice, engaged: list[int]) -> str | None:
+        me = ctx.me
+        assert me is not None
+        if engaged:
+            return None
+        need = {"heal_horror": me["horror"] >= max(1, me["sanity"] - 3),
+                "heal_damage": me["damage"] >= max(1, me["health"] - 3)}
+        for o in choice.options:
+            if not o.key.startswith("activate:"):
+                continue
+            d = ctx.card(o.card)
+            idx = int(o.key.split(":")[2])
+            if d is None or idx >= len(d.abilities):
+                continue
+            ab = d.abilities[idx]
+            ops = {e.op for e in ab.effects}
+            if any(need.get(op) for op in ops):
+                return o.key
+            if "discard_self" in ops and d.type_code == "treachery":
+                return o.key  # Haunted, Psychosis, Hypochondria
+        return None
+
+    def _idle(self, ctx: _Ctx, opts: dict[str, tcgcore.Option]) -> str:
+        if "draw" in opts and len(ctx.hand) < 5:
+            return "draw"
+        if "resource" in opts:
+            return "resource"
+        if "draw" in opts:
+            return "draw"
+        return "end_turn"
+
+    def _attack(self, ctx: _Ctx, opts: dict[str, tcgcore.Option], eid: int) -> str | None:
+        info = ctx.panel["enemies"].get(str(eid))
+        d = ctx.card(eid)
+        if info is None or d is None:
+            return None
+        fight = d.enemy_fight or 0
+        best: tuple[float, str] | None = None
+        for key, o in opts.items():
+            dmg = 1
+            if key == f"fight:{eid}":
+                bonus, skill = 0, "combat"
+            elif key.startswith("activate:"):
+                src = ctx.card(o.card)
+                idx = int(key.split(":")[2])
+                if src is None or idx >= len(src.abilities):
+                    continue
+                ab = src.abilities[idx]
+                if ab.action != "fight":
+                    continue
+                bonus, skill, dmg = ab.skill_bonus, ab.skill or "combat", 1 + ab.damage_bonus
+                if ab.discard and dmg > 1:
+                    dmg -= 1  # keep a discard-to-use weapon for when it matters
+            elif key.startswith("play:"):
+                src = ctx.card(o.card)
+                if src is None or src.play_action != "fight":
+                    continue
+                bonus, skill, dmg = src.play_skill_bonus, src.play_skill or "combat", \
+                    1 + src.play_damage_bonus
+            else:
+                continue
+            p = success_chance(ctx.bag, ctx.skill(skill) + bonus, fight)
+            score = p * dmg
+            if best is None or score > best[0]:
+                best = (score, key)
+        if best is None or best[0] < 0.25:
+            return None
+        return best[1]
+
+    def _handle_enemies(self, ctx: _Ctx, opts: dict[str, tcgcore.Option],
+                        engaged: list[int]) -> str | None:
+        for eid in sorted(engaged, key=lambda e: ctx.panel["enemies"][str(e)]["health"]
+                          - ctx.panel["enemies"][str(e)]["damage"]):
+            key = self._attack(ctx, opts, eid)
+            d = ctx.card(eid)
+            if d is not None and "retaliate" in d.keywords and f"evade:{eid}" in opts:
+                # evade a retaliating enemy first, then attack it while it is exhausted
+                p_fight = success_chance(ctx.bag, ctx.best_fight(), d.enemy_fight or 0)
+                p_evade = success_chance(ctx.bag, ctx.skill("agility"), d.enemy_evade or 0)
+                if p_evade >= 0.5 and p_fight < 0.75:
+                    return f"evade:{eid}"
+            if key and d is not None:
+                p_fight = success_chance(ctx.bag, ctx.skill("combat") + 1, d.enemy_fight or 0)
+                p_evade = success_chance(ctx.bag, ctx.skill("agility"), d.enemy_evade or 0)
+                if p_fight >= 0.45 or p_fight >= p_evade:
+                    return key
+            if f"evade:{eid}" in opts:
+                return f"evade:{eid}"
+            if key:
+                return key
+        return None
+
+    def _investigate(self, ctx: _Ctx, opts: dict[str, tcgcore.Option],
+                     here: dict[str, Any], least: float = 0.3) -> str | None:
+        shroud = here["shroud"]
+        best = ("investigate", success_chance(ctx.bag, ctx.skill("intellect") + ctx.inv_bonus(),
+                                              shroud))
+        for key, o in opts.items():
+            if key.startswith("activate:"):
+                src = ctx.card(o.card)
+                idx = int(key.split(":")[2])
+                if src is None or idx >= len(src.abilities):
+                    continue
+                ab = src.abilities[idx]
+                if ab.action == "investigate":
+                    if ab.no_clue:
+                        continue
+                    p = success_chance(ctx.bag, ctx.skill(ab.skill or "intellect") +
+                                       ab.skill_bonus + ctx.inv_bonus(), shroud + ab.shroud_mod)
+                    if p > best[1] + 0.1:
+                        best = (key, p)
+        return best[0] if best[1] >= least else None
+
+    def _play(self, ctx: _Ctx, choice: tcgcore.Choice, engaged: list[int]) -> str | None:
+        me = ctx.me
+        assert me is not None
+        here = ctx.location(me["location"])
+        for o in choice.options:
+            if not o.key.startswith("play:"):
+                continue
+            d = ctx.card(o.card)
+            if d is None:
+                continue
+            if d.type_code == "asset":
+                if d.is_weakness():
+                    continue
+                if me["actions"] >= 1:
+                    return o.key
+            elif d.type_code == "event":
+                if d.play_action == "fight" and engaged:
+                    continue  # handled by the attack choice
+                ops = {e.op for e in d.effects}
+                if "gain_resources" in ops and me["resources"] <= 3:
+                    return o.key
+                if "discover_clues" in ops and here and here["clues"] > 0:
+                    return o.key
+                if ("damage_enemy" in ops or "blast" in ops) and engaged:
+                    return o.key
+        return None
+
+    def _step_toward(self, ctx: _Ctx, opts: dict[str, tcgcore.Option],
+                     want: Any) -> str | None:
+        me = ctx.me
+        assert me is not None
+        locs = {loc["id"]: loc for loc in ctx.panel["locations"]}
+        start = me["location"]
+        if start not in locs:
+            return None
+        prev: dict[int, int] = {start: start}
+        dist: dict[int, int] = {start: 0}
+        queue = deque([start])
+        hits: list[int] = []
+        while queue:
+            cur = queue.popleft()
+            if hits and dist[cur] > dist[hits[0]]:
+                break
+            if cur != start and want(locs[cur]):
+                hits.append(cur)
+                continue
+            for nxt in locs[cur]["connections"]:
+                if nxt in locs and nxt not in prev:
+                    prev[nxt] = cur
+                    dist[nxt] = dist[cur] + 1
+                    queue.append(nxt)
+        if not hits:
+            return None
+        # among the nearest: fewest other investigators there, then the entry cost that
+        # hurts the sturdier of health and sanity least
+        found = min(hits, key=lambda lid: (len(locs[lid]["investigators"]),
+                                           self._entry_cost(ctx, locs[lid]["code"]), lid))
+        while prev[found] != start:
+            found = prev[found]
+        key = f"move:{found}"
+        return key if key in opts else None
+
+
+    def _entry_cost(self, ctx: _Ctx, code: str) -> float:
+        d = self._def(code)
+        me = ctx.me
+        if d is None or me is None:
+            return 0.0
+        cost = 0.0
+        for e in d.forced.get("after_enter", ()):
+            if e.op in ("damage", "direct_damage"):
+                cost += e.amount / max(1, me["health"] - me["damage"])
+            elif e.op in ("horror", "direct_horror"):
+                cost += e.amount / max(1, me["sanity"] - me["horror"])
+        return cost
+
+
+class _Ctx:
+    """What one decision may look at: the panel, its own seat, visible card codes."""
+
+    def __init__(self, agent: HeuristicAgent, panel: dict[str, Any], seat: int,
+                 codes: dict[int, str], hand: list[int]) -> None:
+        self.agent = agent
+        self.panel = panel
+        self.seat = seat
+        self.codes = codes
+        self.hand = hand
+        invs = panel.get("investigators") or []
+        self.me: dict[str, Any] | None = invs[seat] if seat < len(invs) else None
+        self.bag: dict[str, int] = panel.get("chaos_bag") or {}
+
+    def cost(self, cid: int | None) -> int:
+        d = self.card(cid)
+        return (d.cost or 0) if d is not None else 0
+
+    def card(self, cid: int | None) -> CardDef | None:
+        if cid is None:
+            return None
+        code = self.codes.get(cid)
+        if code is None:
+            info = self.panel.get("enemies", {}).get(str(cid))
+            code = info["code"] if info else None
+        return self.agent._def(code)
+
+    def enemy(self, cid: int | None) -> dict[str, Any] | None:
+        if cid is None:
+            return None
+        info: dict[str, Any] | None = self.panel.get("enemies", {}).get(str(cid))
+        return info
+
+    def threats(self) -> list[dict[str, Any]]:
+        """Ready enemies at (or engaged with) this investigator, with their definitions."""
+        if self.me is None:
+            return []
+        out = []
+        for eid, info in self.panel.get("enemies", {}).items():
+            d = self.agent._def(info["code"])
+            if d is not None and (info["engaged"] == self.seat or (
+                    info.get("location") == self.me["location"] and not info.get("exhausted"))):
+                out.append({"id": int(eid), "enemy": d, **info})
+        return out
+
+    def best_fight(self, with_hand: bool = False) -> int:
+        """Combat value with the best fight ability in play (and in hand)."""
+        best = self.skill("combat")
+        if self.me is None:
+            return best
+        cards = list(self.me.get("assets", []))
+        if with_hand:
+            for cid in self.hand:
+                code = self.codes.get(cid)
+                d = self.agent._def(code)
+                if d is not None and d.type_code == "asset":
+                    cards.append({"code": code, "uses": d.uses.count if d.uses else 0})
+        for a in cards:
+            d = self.agent._def(a["code"])
+            for ab in d.abilities if d is not None else ():
+                if ab.action == "fight" and (not ab.uses or a.get("uses", 0) > 0):
+                    best = max(best, self.skill(ab.skill or "combat") + ab.skill_bonus)
+        return best
+
+    def ready_for(self, enemy: CardDef, with_hand: bool = False) -> bool:
+        """Fair odds against ``enemy``: a 45% hit chance and two of its attacks survivable."""
+        if self.me is None:
+            return True
+        me = self.me
+        tough = me["health"] - me["damage"] > 2 * enemy.enemy_damage and \
+            me["sanity"] - me["horror"] > 2 * enemy.enemy_horror
+        return tough and success_chance(self.bag, self.best_fight(with_hand),
+                                        enemy.enemy_fight or 0) >= 0.45
+
+    def investigate_chance(self, shroud: int) -> float:
+        """Best chance to investigate against ``shroud`` with what is in play."""
+        best = self.skill("intellect") + self.inv_bonus() - shroud
+        for a in (self.me or {}).get("assets", []):
+            d = self.agent._def(a["code"])
+            for ab in d.abilities if d is not None else ():
+                if ab.action == "investigate" and not ab.no_clue and \
+                        (not ab.uses or a.get("uses", 0) > 0):
+                    best = max(best, self.skill(ab.skill or "intellect") + ab.skill_bonus +
+                               self.inv_bonus() - max(0, shroud + ab.shroud_mod))
+        return success_chance(self.bag, best, 0) if best >= 0 else \
+            success_chance(self.bag, 0, -best)
+
+    def can_resign_at(self, code: str) -> bool:
+        d = self.agent._def(code)
+        return d is not None and any(ab.action == "resign" for ab in d.abilities)
+
+    def location(self, lid: int) -> dict[str, Any] | None:
+        for loc in self.panel.get("locations", []):
+            if loc["id"] == lid:
+                return dict(loc)
+        return None
+
+    def skill(self, name: str) -> int:
+        return int(self.me["skills"][name]) if self.me is not None else 0
+
+    def inv_bonus(self) -> int:
+        return int(self.me.get("investigate_bonus", 0)) if self.me is not None else 0

@@ -1,0 +1,259 @@
+"""ArkhamDB deck lists: import, deck-building checks and the shipped starter decks.
+
+A deck is the JSON ArkhamDB exports for a deck or a published decklist
+(``/api/public/deck/<id>.json``, ``/api/public/decklist/<id>.json``):
+``investigator_code``, ``slots`` (``{code: quantity}``, signature cards, weaknesses and
+``"01000"`` — a random basic weakness — included) and optionally ``sideSlots``. Every other
+field ArkhamDB writes (``id``, ``name``, ``meta`` as a JSON string, ``tags``, ``xp``,
+``taboo_id``, ``ignoreDeckLimitSlots`` …) is accepted and ignored; ``sideSlots`` may be an
+object or an (empty) list, as PHP serialises it.
+
+:func:`deck_problems` applies the deck-building rules (A201.2, A201.3): deck size without
+signature cards and weaknesses, class/level options, 2 copies per title (1 for
+exceptional), the investigator's required signature cards and a basic weakness. Every
+problem is reported at once, each naming the card code and name.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+import tcgcore
+
+from .cards import CardDef, card_pool
+
+__all__ = [
+    "RANDOM_WEAKNESS",
+    "STARTERS",
+    "DeckList",
+    "check_deck",
+    "deck_codes",
+    "deck_problems",
+    "load_deck",
+    "option_allows",
+    "parse_deck",
+    "starter_deck",
+]
+
+#: ArkhamDB's placeholder code for "a random basic weakness".
+RANDOM_WEAKNESS = "01000"
+
+#: Starter deck names (files ``data/decks/<name>.json``) by investigator code.
+STARTERS: dict[str, str] = {"01001": "roland", "01002": "daisy", "01003": "skids",
+                            "01004": "agnes", "01005": "wendy"}
+
+
+class DeckList(msgspec.Struct, kw_only=True):
+    """An imported deck: the investigator, the main deck's slots (code -> quantity), the
+    side deck's and the deck's name."""
+
+    investigator: str
+    slots: dict[str, int]
+    side: dict[str, int] = {}
+    name: str = ""
+
+
+def _bad(source: str, problem: str) -> tcgcore.DeckError:
+    return tcgcore.DeckError(f"arkham_card: {source}", [problem])
+
+
+def _slot_map(value: Any, field: str, source: str) -> dict[str, int]:
+    if value is None or value == []:
+        return {}
+    if not isinstance(value, dict):
+        raise _bad(source, f"field '{field}' must be an object of card code -> quantity")
+    out: dict[str, int] = {}
+    for code, qty in value.items():
+        if isinstance(qty, bool) or not isinstance(qty, int) or qty < 0:
+            raise _bad(source, f"field '{field}': card {code}: quantity must be a whole number")
+        if qty:
+            out[str(code)] = qty
+    return out
+
+
+def parse_deck(text: str, source: str = "deck") -> DeckList:
+    """Read an ArkhamDB deck JSON text.
+
+    Raises:
+        tcgcore.DeckError: not JSON, not an object, no ``investigator_code`` or bad slots.
+    """
+    try:
+        raw = json.loads(text)
+    except ValueError as exc:
+        raise _bad(source, f"not valid JSON: {exc}") from None
+    if not isinstance(raw, dict):
+        raise _bad(source, "an ArkhamDB deck is a JSON object")
+    inv = raw.get("investigator_code")
+    if not isinstance(inv, str) or not inv:
+        raise _bad(source, "field 'investigator_code' is missing")
+    if "slots" not in raw:
+        raise _bad(source, "field 'slots' is missing")
+    meta = raw.get("meta")
+    if isinstance(meta, str) and meta.strip():
+        try:
+            json.loads(meta)  # ArkhamDB stores meta as a JSON string; tolerate bad ones
+        except ValueError:
+            pass
+    name = raw.get("name")
+    return DeckList(investigator=inv, slots=_slot_map(raw["slots"], "slots", source),
+                    side=_slot_map(raw.get("sideSlots"), "sideSlots", source),
+                    name=name if isinstance(name, str) else "")
+
+
+def starter_deck(name_or_code: str) -> DeckList:
+    """A shipped starter deck by short name (``roland``), investigator name or code.
+
+    Raises:
+        KeyError: no such starter deck.
+    """
+    key = name_or_code.strip().lower()
+    if key in STARTERS:
+        key = STARTERS[key]
+    for code, short in STARTERS.items():
+        d = card_pool()[code]
+        if key in (short, d.name.lower(), d.name.lower().split()[0].strip('"')):
+            key = short
+    if key not in STARTERS.values():
+        raise KeyError(name_or_code)
+    path = resources.files("tcgcore_arkham_card") / "data" / "decks" / f"{key}.json"
+    return parse_deck(path.read_text(encoding="utf-8"), source=f"{key}.json")
+
+
+def load_deck(value: str, source: str = "deck") -> DeckList:
+    """A deck option value: a starter deck name (``roland``, ``Daisy Walker``, ``01003``)
+    or the text of an ArkhamDB deck JSON file.
+
+    Raises:
+        tcgcore.DeckError: unknown name or unreadable JSON.
+    """
+    if value.lstrip().startswith(("{", "[")):
+        return parse_deck(value, source)
+    try:
+        return starter_deck(value)
+    except KeyError:
+        known = ", ".join(STARTERS.values())
+        raise _bad(source, f"{value!r} is neither a starter deck ({known}) nor deck JSON") \
+            from None
+
+
+def _level(d: CardDef) -> int:
+    return d.xp or 0
+
+
+def option_allows(inv: CardDef, d: CardDef) -> bool:
+    """Whether the investigator's ``deck_options`` (``"faction"`` or
+    ``"faction:min-max"``) admit card ``d`` by class and level; no options admit all."""
+    if not inv.deck_options:
+        return True
+    for opt in inv.deck_options:
+        faction, _, levels = opt.partition(":")
+        if faction != d.faction_code:
+            continue
+        if not levels:
+            return True
+        lo, _, hi = levels.partition("-")
+        if int(lo) <= _level(d) <= int(hi or lo):
+            return True
+    return False
+
+
+def _label(code: str, d: CardDef | None) -> str:
+    return f"{code} {d.name}" if d is not None else code
+
+
+def deck_problems(deck: DeckList) -> list[str]:
+    """Every deck-building problem of ``deck`` (empty when legal); each line names the
+    card code and name."""
+    pool = card_pool()
+    problems: list[str] = []
+    inv = pool.get(deck.investigator)
+    if inv is None:
+        return [f"unknown investigator code {deck.investigator!r}"]
+    if inv.type_code != "investigator":
+        return [f"{_label(inv.code, inv)} is not an investigator"]
+    size = 0
+    weaknesses = 0
+    titles: dict[str, list[str]] = {}
+    for code, qty in deck.slots.items():
+        if code == RANDOM_WEAKNESS:
+            weaknesses += qty
+            continue
+        d = pool.get(code)
+        if d is None:
+            problems.append(f"unknown card code {code!r}")
+            continue
+        if d.type_code not in ("asset", "event", "skill", "treachery", "enemy"):
+            problems.append(f"{_label(code, d)}: a {d.type_code} card cannot be in a deck")
+            continue
+        if d.restrictions:
+            who = d.restrictions.partition(":")[2]
+            if who != inv.code:
+                owner = pool.get(who)
+                problems.append(f"{_label(code, d)}: only {owner.name if owner else who} "
+                                "may include it")
+            continue  # signature cards: outside class rules and deck size
+        if d.is_weakness():
+            if d.subtype_code == "basicweakness":
+                weaknesses += qty
+            continue
+        if d.encounter_code:
+            problems.append(f"{_label(code, d)}: a story card cannot be in a deck")
+            continue
+        size += qty
+        titles.setdefault(d.title, []).append(code)
+        if not option_allows(inv, d):
+            problems.append(f"{_label(code, d)}: {d.faction_code} level {_level(d)} is not "
+                            f"allowed for {inv.name}")
+    for title, codes in titles.items():
+        count = sum(deck.slots[c] for c in codes)
+        limit = min(1 if pool[c].exceptional else pool[c].deck_limit for c in codes)
+        if count > limit:
+            problems.append(f"{', '.join(codes)} {title}: {count} copies (limit {limit} per "
+                            "title)")
+    if size != inv.deck_size:
+        problems.append(f"deck has {size} cards, {inv.name} needs {inv.deck_size} (signature "
+                        "cards and weaknesses not counted)")
+    for req in inv.deck_requirements:
+        if deck.slots.get(req, 0) < 1:
+            problems.append(f"{_label(req, pool.get(req))}: required card of {inv.name} is "
+                            "missing")
+    if inv.deck_requirements and weaknesses < 1:
+        problems.append(f"{RANDOM_WEAKNESS} random basic weakness: the deck needs a basic "
+                        "weakness")
+    return problems
+
+
+def check_deck(text: str, source: str) -> list[str]:
+    """``spec.check_deck``: the problems of an ArkhamDB deck JSON text (or a starter name)."""
+    try:
+        deck = load_deck(text, source)
+    except tcgcore.DeckError as exc:
+        return list(exc.problems)
+    return deck_problems(deck)
+
+
+def deck_codes(deck: DeckList, rng: tcgcore.Rng | None = None) -> list[str]:
+    """The deck's cards, one code per copy (``slots`` only; the side deck is not played).
+    ``01000`` becomes a random core basic weakness drawn with ``rng`` (the match's seeded
+    generator); without ``rng`` it is dropped."""
+    out: list[str] = []
+    for code, qty in sorted(deck.slots.items()):
+        if code == RANDOM_WEAKNESS:
+            if rng is None:
+                continue
+            pool = basic_weaknesses()
+            out += [pool[rng.randbelow(len(pool))] for _ in range(qty)]
+            continue
+        out += [code] * qty
+    return out
+
+
+def basic_weaknesses() -> list[str]:
+    """The core basic weaknesses, one entry per copy in the core set (random draws)."""
+    return [code for code, d in sorted(card_pool().items())
+            if d.subtype_code == "basicweakness" and not code.startswith("t")
+            for _ in range(d.quantity)]

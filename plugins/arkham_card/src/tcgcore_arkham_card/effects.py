@@ -1,0 +1,475 @@
+"""The effect language (:class:`~tcgcore_arkham_card.cards.Effect` ops) of card and
+scenario data, including the core player cards' ops.
+
+Part of the rules engine: handlers register on :data:`.rules.spec` when
+:mod:`.rules` imports this module.
+"""
+
+from __future__ import annotations
+
+import tcgcore
+from tcgcore import Option
+
+from .cards import Effect
+from .rules import (
+    _PLAY_ZONE_PREFIXES,
+    GAME,
+    Eng,
+    _ask_enemy,
+    _enemy_enters,
+    _refill_encounter,
+    _traits,
+    _unique_blocked,
+    add_doom,
+    agenda_threshold,
+    can_enter,
+    current_act,
+    current_agenda,
+    discard_card,
+    distances_from,
+    dof,
+    doom_in_play,
+    end_with,
+    enemies_at,
+    engaged_enemies,
+    engaged_seat,
+    enter_location,
+    gain_clues,
+    is_enemy,
+    is_revealed,
+    location_by_code,
+    location_of,
+    name_of,
+    player_order,
+    playing,
+    rebuild_adjacency,
+    reveal_location,
+    run_effects,
+    seats_at,
+    shroud,
+    spec,
+)
+from .state import (
+    AdvanceAgenda,
+    AssetDiscardAnswer,
+    AttacksOfOpportunity,
+    ChooseAnswer,
+    ChooseEnemyAnswer,
+    DamageEnemy,
+    DoDraw,
+    DoMove,
+    DrawEncounter,
+    Effects,
+    Eliminate,
+    EngageCheck,
+    Harm,
+    ResolveEncounter,
+    SkillTest,
+    StartTest,
+)
+
+# ============================================================================ effects
+
+
+@spec.handles(Effects)
+def _effects(eng: Eng, step: Effects) -> None:
+    """Resolve the first effect, then the rest (anything the first pushes runs first)."""
+    state = eng.state
+    if not step.effects:
+        return
+    first, rest = step.effects[0], step.effects[1:]
+    if rest:
+        eng.push(Effects(seat=step.seat, effects=rest, source=step.source, margin=step.margin))
+    seat = step.seat
+    if seat >= 0 and not playing(state, seat) and first.op not in (
+            "resolution", "put_into_play", "move_all_to", "spawn_set_aside", "remove_location",
+            "doom_agenda", "suffer_trauma", "xp", "resolution_by_act", "kill_unresigned",
+            "discard_until_trait", "move_trait_toward", "doom_per_trait_at", "choose",
+            "discard_enemies_at", "discard_random"):
+        return
+    _one_effect(eng, seat, first, step.source, step.margin)
+
+
+def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
+    state = eng.state
+    op = e.op
+    targets = [seat]
+    if e.target == "each":
+        targets = player_order(state)
+    elif e.target == "lead":
+        targets = [state.lead]
+    if op in ("damage", "horror", "direct_damage", "direct_horror"):
+        for s in reversed(targets):
+            eng.push(_harm_of(s, op, e.amount, source))
+    elif op in ("damage_per_fail", "horror_per_fail"):
+        amount = e.amount * margin
+        if amount > 0:
+            eng.push(_harm_of(seat, op[:-9], amount, source))
+    elif op == "test":
+        eng.push(StartTest(test=SkillTest(seat=seat, skill=e.skill, difficulty=e.difficulty,
+                                          kind="effect", source=source, on_success=e.on_success,
+                                          on_fail=e.on_fail)))
+    elif op == "doom_agenda":
+        ag = current_agenda(state)
+        if ag >= 0:
+            add_doom(eng, ag, e.amount)
+            if e.can_advance and doom_in_play(state) >= agenda_threshold(state):
+                eng.push(AdvanceAgenda())  # A802.2
+    elif op == "doom_self" and source >= 0:
+        add_doom(eng, source, e.amount)
+    elif op == "gain_resources":
+        for s in targets:
+            state.inv[s].resources += e.amount
+            eng.emit("resource_gained", player=s, amount=e.amount)
+    elif op == "lose_resources":
+        for s in targets:
+            state.inv[s].resources = max(0, state.inv[s].resources - e.amount)
+    elif op == "draw_cards":
+        amount = e.amount
+        if e.trait:  # Daisy Walker's elder sign: 1 card per Tome you control
+            amount *= sum(1 for c in state.zones[f"play.{seat}"].cards
+                          if e.trait in _traits(dof(state, c)))
+        if amount > 0:
+            for s in reversed(targets):
+                eng.push(DoDraw(seat=s, count=amount))
+    elif op == "discover_clues":
+        gain_clues(eng, seat, e.amount)
+    elif op == "heal_damage":
+        state.inv[seat].damage = max(0, state.inv[seat].damage - e.amount)
+    elif op == "heal_horror":
+        state.inv[seat].horror = max(0, state.inv[seat].horror - e.amount)
+    elif op == "lose_actions":
+        state.inv[seat].actions = max(0, state.inv[seat].actions - e.amount)
+    elif op == "test_bonus":
+        if state.test is not None:
+            state.test.skill_bonus += e.amount
+    elif op == "auto_succeed":
+        if state.test is not None and not state.test.tokens:
+            state.test.auto = "success"
+    elif op == "search_encounter":
+        _search_encounter(eng, seat, e.trait)
+    elif op == "suffer_trauma":
+        state.extra_trauma.append(f"{seat}:{e.code}")
+    elif op == "xp":
+        state.extra_trauma.append(f"{seat}:xp{e.amount:+d}")  # read by campaigns
+    elif op in ("take_investigate", "perform_investigate"):
+        loc = state.inv[seat].location
+        if loc >= 0:
+            eng.push(StartTest(test=SkillTest(seat=seat, skill="intellect",
+                                              difficulty=shroud(state, loc),
+                                              kind="investigate", target=loc, source=source)))
+            if op == "take_investigate" and engaged_enemies(state, seat):
+                eng.push(AttacksOfOpportunity(seat=seat))  # A416.7: taking provokes
+    elif op == "damage_enemy":
+        targets_e = enemies_at(state, state.inv[seat].location)
+        if e.target == "exhausted":  # Sneak Attack
+            targets_e = [x for x in targets_e if state.cards[x].exhausted]
+        _ask_enemy(eng, seat, targets_e, ChooseEnemyAnswer(seat=seat, amount=e.amount))
+    elif op == "evaded":
+        _evade_enemy(eng, seat, e.amount)
+    elif op == "auto_evade":
+        evade = engaged_enemies(state, seat)
+        if e.target == "location":  # Cunning Distraction: each enemy at your location
+            evade = [x for x in enemies_at(state, state.inv[seat].location)
+                     if not state.cards[x].exhausted or engaged_seat(state, x) >= 0]
+        elif e.target == "one_non_elite":  # Stray Cat
+            evade = [x for x in evade if "Elite" not in _traits(dof(state, x))][:1]
+        for eid in evade:  # A412.3: no test, not "successful"
+            loc = location_of(state, eid)
+            if not state.cards[eid].zone.startswith("at."):
+                eng.move(eid, f"at.{loc}", kind="disengaged")
+            state.cards[eid].exhausted = True
+            eng.emit("enemy_auto_evaded", player=seat, card=eid)
+    elif op == "resolution":
+        end_with(eng, e.code)
+    elif op == "put_into_play":
+        for code in e.codes:
+            for cid in list(state.zones["setaside"].cards):
+                if state.cards[cid].code == code:
+                    eng.move(cid, "locations", kind="put_into_play")
+                    break
+        rebuild_adjacency(state)
+    elif op == "choose":
+        who = state.lead if e.target == "lead" else seat
+        labels = list(e.codes) or ["First", "Second"]
+        eng.ask(who, "choose_effect", "Choose one", [Option(key="a", label=labels[0]),
+                                                     Option(key="b", label=labels[1])],
+                resume=ChooseAnswer(seat=who, a=e.on_success, b=e.on_fail, source=source))
+    elif op == "discard_random":
+        for s in targets:
+            hand = state.zones[f"hand.{s}"].cards
+            if hand:
+                discard_card(eng, hand[eng.rng.randbelow(len(hand))])
+    elif op == "discard_until_trait":
+        _discard_until_trait(eng, state.lead, e.trait)
+    elif op == "discard_enemies_at":
+        loc = location_by_code(state, e.code)
+        if loc >= 0:
+            for eid in enemies_at(state, loc):
+                discard_card(eng, eid)
+    elif op == "move_trait_toward":
+        goal = location_by_code(state, e.code)
+        if goal >= 0:
+            back = distances_from(state, goal)
+            for loc in list(state.zones["locations"].cards):
+                for eid in list(state.zones[f"at.{loc}"].cards):
+                    if is_enemy(state, eid) and e.trait in _traits(dof(state, eid)) and \
+                            loc != goal and loc in back:
+                        nxt = [n for n in state.adj.get(str(loc), ())
+                               if back.get(n) == back[loc] - 1 and can_enter(state, n)]
+                        if nxt:
+                            _enemy_enters(eng, eid, nxt[0])
+    elif op == "doom_per_trait_at":
+        ag = current_agenda(state)
+        count = 0
+        for code in e.codes:
+            loc = location_by_code(state, code)
+            if loc >= 0:
+                count += sum(1 for x in enemies_at(state, loc)
+                             if e.trait in _traits(dof(state, x)))
+        if ag >= 0 and count:
+            add_doom(eng, ag, count)
+    elif op == "resolution_by_act":
+        act = current_act(state)
+        act_code = state.cards[act].code if act >= 0 else ""
+        for item in e.codes:
+            key, _, res = item.partition(":")
+            if key in (act_code, "*"):
+                if res == "defeat_unresigned":
+                    _defeat_each(eng)
+                elif res.endswith("+kill"):
+                    for s, i in enumerate(state.inv):
+                        if i.status != "resigned":
+                            state.extra_trauma.append(f"{s}:killed")  # The Gathering R3
+                    end_with(eng, res[:-5])
+                else:
+                    end_with(eng, res)
+                break
+    elif op == "kill_unresigned":
+        for s, i in enumerate(state.inv):
+            if i.status != "resigned":
+                state.extra_trauma.append(f"{s}:killed")
+    elif op == "discard_asset_or_damage":
+        assets = [c for c in state.zones[f"play.{seat}"].cards if c != state.inv[seat].card]
+        if not assets:
+            eng.push(Harm(seat=seat, damage=e.amount, source=source))
+        elif len(assets) == 1:
+            discard_card(eng, assets[0])
+        else:
+            eng.ask(seat, "discard_asset", "Choose an asset to discard",
+                    [Option(key=f"asset:{c}", label=name_of(state, c), card=c) for c in assets],
+                    resume=AssetDiscardAnswer(seat=seat))
+    elif op == "take_control":
+        # A216.1: a story asset enters play only when a scenario card says so
+        for cid in list(state.zones["setaside"].cards):
+            if state.cards[cid].code == e.code:
+                if _unique_blocked(state, dof(state, cid)):
+                    break  # A911.1: a second copy of a unique title stays where it was
+                eng.move(cid, f"play.{seat}", kind="entered_play", controller=seat)
+                if dof(state, cid).bonus_here:
+                    state.auras.append(cid)
+                break
+    elif op == "reveal_location":
+        loc = location_by_code(state, e.code)
+        if loc >= 0:
+            reveal_location(eng, loc)
+    elif op == "move_all_to":
+        loc = location_by_code(state, e.code)
+        if loc >= 0:
+            for s in player_order(state):
+                enter_location(eng, s, loc)
+    elif op == "spawn_set_aside":
+        loc = location_by_code(state, e.target)
+        for cid in list(state.zones["setaside"].cards):
+            if state.cards[cid].code == e.code and loc >= 0:
+                eng.move(cid, f"at.{loc}", kind="spawned", data={"location": loc})
+                eng.push(EngageCheck(enemy=cid))
+                break
+    elif op == "remove_location":
+        loc = location_by_code(state, e.code)
+        if loc >= 0:
+            for cid in list(state.zones[f"at.{loc}"].cards):
+                discard_card(eng, cid)
+            eng.move(loc, "out", kind="removed")
+            rebuild_adjacency(state)
+    elif op == "threat_area":
+        if source >= 0 and state.cards[source].zone == "resolving":
+            eng.move(source, f"threat.{seat}", kind="threat_area")
+    elif op == "attach_location":
+        loc = state.inv[seat].location
+        if source >= 0 and loc >= 0 and not any(
+                state.cards[c].code == state.cards[source].code
+                for c in state.zones[f"at.{loc}"].cards):  # limit 1 per location
+            eng.move(source, f"at.{loc}", kind="attached")
+    elif op == "discard_self":
+        if source >= 0 and state.cards[source].zone.startswith(_PLAY_ZONE_PREFIXES):
+            discard_card(eng, source)
+    elif op == "surge":
+        eng.push(DrawEncounter(seat=seat))
+    elif op == "draw_encounter":
+        eng.push(DrawEncounter(seat=seat))
+    elif op in _PLAYER_OPS:
+        _player_effect(eng, seat, e, source)
+    else:  # pragma: no cover - data validated by tests
+        raise tcgcore.EngineError(f"{GAME}: unknown effect op {op!r}")
+
+
+_PLAYER_OPS = frozenset({"gain_actions", "counter_self", "flag", "blast", "search_top",
+                         "search_deck", "escape", "look_top", "cancel_revelation",
+                         "damage_target", "recover_item", "discard_hand_but", "remove_discard",
+                         "attack_bonus"})
+
+
+def _take_from_deck(eng: Eng, seat: int, cards: list[int], trait: str, kind: str) -> bool:
+    """Draw the first card of ``cards`` (deck order) with ``trait`` (any card without
+    one; weaknesses never) and shuffle the deck; whether one was found."""
+    state = eng.state
+    for cid in cards:
+        d = dof(state, cid)
+        if d.is_weakness() or (trait and trait not in _traits(d)):
+            continue
+        if kind and d.type_code != kind:
+            continue
+        eng.move(cid, f"hand.{seat}", kind="drawn")
+        eng.shuffle(f"deck.{seat}")
+        return True
+    eng.shuffle(f"deck.{seat}")
+    return False
+
+
+def _player_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
+    """Effect ops of the core player cards (see ``docs/arkham_card/scenario-format.md``)."""
+    state = eng.state
+    op = e.op
+    inv = state.inv[seat]
+    if op == "gain_actions":
+        inv.actions += e.amount
+        eng.emit("actions_gained", player=seat, amount=e.amount)
+    elif op == "counter_self" and source >= 0:
+        counters = state.cards[source].counters
+        counters[e.code] = max(0, counters.get(e.code, 0) + e.amount)
+        if e.amount < 0 and counters[e.code] == 0:  # The Necronomicon: empty -> discard
+            discard_card(eng, source)
+    elif op == "flag":
+        inv.limits[f"flag:{e.code}:{e.target or 'round'}"] = 1
+        eng.emit("flag", player=seat, data={"flag": e.code})
+    elif op == "blast":  # Dynamite Blast: each enemy and investigator at your location
+        loc = inv.location
+        steps: list[tcgcore.Step] = [DamageEnemy(enemy=x, amount=e.amount, seat=seat)
+                                     for x in enemies_at(state, loc)]
+        steps += [Harm(seat=s, damage=e.amount, source=source) for s in seats_at(state, loc)]
+        eng.push(*steps)
+    elif op == "search_top":
+        _take_from_deck(eng, seat, list(state.zones[f"deck.{seat}"].cards[:e.amount]), e.trait,
+                        "")
+    elif op == "search_deck":
+        _take_from_deck(eng, seat, list(state.zones[f"deck.{seat}"].cards), e.trait, "asset")
+    elif op == "escape":  # Elusive / Survival Instinct
+        for eid in engaged_enemies(state, seat):
+            if e.target == "evade" and state.test is not None and eid == state.test.target:
+                continue
+            loc = location_of(state, eid)
+            if not state.cards[eid].zone.startswith("at."):
+                eng.move(eid, f"at.{loc}", kind="disengaged")
+        here = inv.location
+        for nxt in state.adj.get(str(here), ()):
+            if is_revealed(state, nxt) and can_enter(state, nxt) and not enemies_at(state, nxt):
+                eng.push(DoMove(seat=seat, location=nxt))
+                break
+    elif op == "look_top":
+        eng.emit("looked", player=seat, amount=min(e.amount,
+                                                   len(state.zones[f"deck.{seat}"].cards)))
+    elif op == "damage_target":
+        test = state.test
+        if test is not None and test.target >= 0 and is_enemy(state, test.target):
+            eng.push(DamageEnemy(enemy=test.target, amount=e.amount, seat=seat))
+    elif op == "recover_item":  # Scavenging
+        for cid in reversed(state.zones[f"discard.{seat}"].cards):
+            if "Item" in _traits(dof(state, cid)):
+                eng.move(cid, f"hand.{seat}", kind="returned")
+                break
+    elif op == "discard_hand_but":  # Amnesia: keep the most expensive card
+        hand = list(state.zones[f"hand.{seat}"].cards)
+        if len(hand) > e.amount:
+            keep = sorted(hand, key=lambda c: (-(dof(state, c).cost or 0), c))[:e.amount]
+            for cid in hand:
+                if cid not in keep:
+                    discard_card(eng, cid)
+    elif op == "remove_discard":  # Abandoned and Alone
+        for cid in list(state.zones[f"discard.{seat}"].cards):
+            eng.move(cid, "removed", kind="removed")
+    # "cancel_revelation" and "attack_bonus" are handled by their callers
+
+
+@spec.handles(ChooseAnswer)
+def _choose_answer(eng: Eng, step: ChooseAnswer) -> None:
+    chosen = step.a if eng.answer[0] == "a" else step.b
+    run_effects(eng, step.seat, chosen, step.source)
+
+
+@spec.handles(AssetDiscardAnswer)
+def _asset_discard_answer(eng: Eng, step: AssetDiscardAnswer) -> None:
+    discard_card(eng, int(eng.answer[0].split(":")[1]))
+
+
+def _defeat_each(eng: Eng) -> None:
+    """Each investigator who has not resigned is defeated with 1 physical trauma."""
+    state = eng.state
+    for s in reversed(player_order(state)):
+        state.inv[s].trauma = "physical"
+        eng.push(Eliminate(seat=s, reason="defeated"))
+
+
+def _discard_until_trait(eng: Eng, seat: int, trait: str) -> None:
+    """Shuffle the encounter discard pile into the deck, then discard from the top until
+    an enemy with ``trait`` is discarded; ``seat`` draws that enemy."""
+    state = eng.state
+    for cid in list(state.zones["encounter_discard"].cards):
+        eng.move(cid, "encounter")
+    eng.shuffle("encounter")
+    while state.zones["encounter"].cards:
+        cid = state.zones["encounter"].cards[0]
+        d = dof(state, cid)
+        if d.type_code == "enemy" and trait in _traits(d):
+            eng.move(cid, "resolving", kind="encounter_drawn", data={"seat": seat})
+            eng.push(ResolveEncounter(seat=seat, card=cid))
+            break
+        eng.move(cid, "encounter_discard", kind="discarded")
+    _refill_encounter(eng)
+
+
+def _search_encounter(eng: Eng, seat: int, trait: str) -> None:
+    """Search the encounter deck and discard pile for an enemy with ``trait``, draw it,
+    then shuffle the deck (A909.1)."""
+    state = eng.state
+    found = -1
+    for zid in ("encounter", "encounter_discard"):
+        for cid in state.zones[zid].cards:
+            d = dof(state, cid)
+            if d.type_code == "enemy" and trait in _traits(d):
+                found = cid
+                break
+        if found >= 0:
+            break
+    eng.shuffle("encounter")
+    if found >= 0:
+        eng.move(found, "resolving", kind="encounter_drawn", data={"seat": seat})
+        eng.push(ResolveEncounter(seat=seat, card=found))
+
+
+def _harm_of(seat: int, kind: str, amount: int, source: int) -> Harm:
+    h = Harm(seat=seat, source=source)
+    setattr(h, kind, amount)
+    return h
+
+
+def _evade_enemy(eng: Eng, seat: int, eid: int) -> None:
+    """A412.2: disengage, put at the location, exhaust."""
+    state = eng.state
+    loc = location_of(state, eid)
+    if loc < 0:
+        return
+    if not state.cards[eid].zone.startswith("at."):
+        eng.move(eid, f"at.{loc}", kind="disengaged")
+    state.cards[eid].exhausted = True
+    eng.emit("enemy_evaded", player=seat, card=eid)

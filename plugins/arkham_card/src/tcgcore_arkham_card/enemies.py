@@ -1,0 +1,545 @@
+"""Damage, horror, defeat and elimination (A701–A709); enemy attacks and the enemy
+phase (hunter, patrol, elusive, massive; A417, A601–A615).
+
+Part of the rules engine: handlers register on :data:`.rules.spec` when
+:mod:`.rules` imports this module.
+"""
+
+from __future__ import annotations
+
+import tcgcore
+from tcgcore import Option
+
+from .rules import (
+    Eng,
+    _agenda_forced,
+    _enemy_enters,
+    _extra_trauma_detail,
+    _game_end_applies,
+    _summary_detail,
+    _traits,
+    can_enter,
+    cdef,
+    current_act,
+    discard_card,
+    distances_from,
+    dof,
+    enemy_health,
+    engaged_enemies,
+    final_victory,
+    has_kw,
+    inv_health,
+    inv_sanity,
+    is_enemy,
+    location_by_code,
+    location_of,
+    name_of,
+    player_order,
+    playing,
+    prey_filter,
+    seats_at,
+    spec,
+)
+from .state import (
+    AdvanceAct,
+    AfterAttack,
+    ArkhamState,
+    AttackHits,
+    AttackPick,
+    CheckDefeat,
+    DamageEnemy,
+    Effects,
+    Eliminate,
+    ElusiveAnswer,
+    ElusiveMove,
+    EndEnemyPhase,
+    EnemyAttack,
+    EnemyAttacks,
+    EnemyPhase,
+    EngageCheck,
+    Harm,
+    HarmAnswer,
+    HunterMoves,
+    HunterPick,
+    LeadAnswer,
+    MoveOne,
+    MoveOneAnswer,
+    TraumaAnswer,
+    UpkeepPhase,
+)
+
+# ============================================================================ damage
+
+
+def _soakers(state: ArkhamState, seat: int, kind: str, pending: dict[str, int]) -> list[int]:
+    """Assets that can still take damage/horror (A205.1, A701.3)."""
+    out = []
+    for cid in state.zones[f"play.{seat}"].cards:
+        if cid == state.inv[seat].card:
+            continue
+        d = dof(state, cid)
+        cap = d.health if kind == "damage" else d.sanity
+        if cap is None:
+            continue
+        have = state.cards[cid].counters.get(kind, 0) + pending.get(f"{kind}:{cid}", 0)
+        if have < cap:
+            out.append(cid)
+    return out
+
+
+@spec.handles(Harm)
+def _harm(eng: Eng, step: Harm) -> None:
+    """A701: assign damage and horror point by point, then place all at once."""
+    state = eng.state
+    seat = step.seat
+    if not playing(state, seat):
+        return
+    assigned = step.assigned
+    for kind in ("damage", "horror"):
+        total = getattr(step, kind)
+        done = sum(v for k, v in assigned.items() if k.startswith(kind + ":"))
+        left = total - done
+        if left <= 0:
+            continue
+        soak = _soakers(state, seat, kind, assigned)
+        if not soak:
+            assigned[f"{kind}:inv"] = assigned.get(f"{kind}:inv", 0) + left
+            continue
+        opts = [Option(key="inv", label="Investigator")]
+        opts += [Option(key=f"asset:{c}", label=name_of(state, c), card=c) for c in soak]
+        eng.ask(seat, f"assign_{kind}", f"Assign 1 {kind} ({left} left)", opts,
+                resume=HarmAnswer(harm=step, kind=kind))
+        return
+    _place_harm(eng, step)
+
+
+@spec.handles(HarmAnswer)
+def _harm_answer(eng: Eng, step: HarmAnswer) -> None:
+    key = eng.answer[0]
+    tgt = "inv" if key == "inv" else key.split(":")[1]
+    k = f"{step.kind}:{tgt}"
+    step.harm.assigned[k] = step.harm.assigned.get(k, 0) + 1
+    eng.push(step.harm)
+
+
+def _place_harm(eng: Eng, step: Harm) -> None:
+    state = eng.state
+    seat = step.seat
+    inv = state.inv[seat]
+    dmg = step.direct_damage + step.assigned.get("damage:inv", 0)
+    hor = step.direct_horror + step.assigned.get("horror:inv", 0)
+    # A701.6: prevention applies after assignment, before placement
+    for cid in state.zones[f"play.{seat}"].cards:
+        bonus = dof(state, cid).bonus
+        if bonus:
+            dmg = max(0, dmg - bonus.get("prevent_damage", 0))
+            hor = max(0, hor - bonus.get("prevent_horror", 0))
+    inv.damage += dmg
+    inv.horror += hor
+    defeated_assets = []
+    strike_back: list[tcgcore.Step] = []
+    for key, n in step.assigned.items():
+        kind, _, tgt = key.partition(":")
+        if tgt == "inv" or n <= 0:
+            continue
+        cid = int(tgt)
+        counters = state.cards[cid].counters
+        counters[kind] = counters.get(kind, 0) + n
+        d = dof(state, cid)
+        if kind == "damage" and "damaged_by_attack" in d.forced and step.source >= 0 and \
+                is_enemy(state, step.source) and \
+                state.cards[step.source].zone.startswith(("at.", "threat.")):
+            # Guard Dog: an enemy attack that damages it takes damage back
+            amount = sum(e.amount for e in d.forced["damaged_by_attack"])
+            strike_back.append(DamageEnemy(enemy=step.source, amount=amount, seat=seat))
+        if (d.health is not None and counters.get("damage", 0) >= d.health) or (
+                d.sanity is not None and counters.get("horror", 0) >= d.sanity):
+            defeated_assets.append(cid)
+    eng.emit("harm_placed", player=seat, amount=dmg + hor,
+             data={"damage": dmg, "horror": hor, "source": step.source,
+                   "total_damage": inv.damage, "total_horror": inv.horror})
+    for cid in defeated_assets:
+        eng.emit("asset_defeated", player=seat, card=cid)
+        discard_card(eng, cid)  # A205.2
+    eng.push(CheckDefeat(seat=seat), *strike_back)
+
+
+@spec.handles(CheckDefeat)
+def _check_defeat(eng: Eng, step: CheckDefeat) -> None:
+    """A703/A704: defeat by damage (physical) or horror (mental); both: choose."""
+    state = eng.state
+    seat = step.seat
+    if not playing(state, seat):
+        return
+    inv = state.inv[seat]
+    by_dmg = inv.damage >= inv_health(state, seat)
+    by_hor = inv.horror >= inv_sanity(state, seat)
+    if by_dmg and by_hor:
+        eng.ask(seat, "trauma", "Defeated by damage and horror: choose the trauma",
+                [Option(key="physical", label="Physical trauma"),
+                 Option(key="mental", label="Mental trauma")], resume=TraumaAnswer(seat=seat))
+        return
+    if by_dmg or by_hor:
+        inv.trauma = "physical" if by_dmg else "mental"
+        eng.push(Eliminate(seat=seat, reason="defeated"))
+
+
+@spec.handles(TraumaAnswer)
+def _trauma_answer(eng: Eng, step: TraumaAnswer) -> None:
+    eng.state.inv[step.seat].trauma = eng.answer[0]
+    eng.push(Eliminate(seat=step.seat, reason="defeated"))
+
+
+@spec.handles(Eliminate)
+def _eliminate(eng: Eng, step: Eliminate) -> None:
+    """A705: clues to the location, enemies left unengaged there (state kept) and
+    re-engaging, threat cards discarded, cards removed, new lead; nobody left: A708."""
+    state = eng.state
+    seat = step.seat
+    inv = state.inv[seat]
+    if inv.status:
+        return
+    if not inv.limits.get("game_end_done"):
+        game_end: list[tcgcore.Step] = []
+        for cid in [*state.zones[f"threat.{seat}"].cards, *state.zones[f"play.{seat}"].cards]:
+            d = dof(state, cid)
+            if d.is_weakness() and "game_end" in d.forced and _game_end_applies(state, cid):
+                game_end.append(Effects(seat=seat, effects=d.forced["game_end"], source=cid))
+        if game_end:  # A705.2: "when the game ends" weaknesses resolve first
+            inv.limits["game_end_done"] = 1
+            eng.push(*game_end, Eliminate(seat=seat, reason=step.reason))
+            return
+    inv.status = step.reason
+    loc = inv.location
+    eng.emit("investigator_eliminated", player=seat, data={"reason": step.reason})
+    if loc >= 0 and inv.clues:
+        c = state.cards[loc].counters
+        c["clues"] = c.get("clues", 0) + inv.clues  # A705.3
+    inv.clues = 0
+    inv.resources = 0  # A705.4
+    engage_after: list[int] = []
+    for cid in list(state.zones[f"threat.{seat}"].cards):
+        if is_enemy(state, cid) and loc >= 0:
+            eng.move(cid, f"at.{loc}", kind="disengaged")  # A705.5 (same zone kind: kept)
+            engage_after.append(cid)
+        else:
+            discard_card(eng, cid)  # A705.7
+    for cid in list(state.zones[f"play.{seat}"].cards):
+        if cid != inv.card:
+            if cid in state.auras:
+                state.auras.remove(cid)
+            eng.move(cid, "out", kind="removed")  # A705.8
+    for z in (f"hand.{seat}", f"deck.{seat}"):
+        for cid in list(state.zones[z].cards):
+            eng.move(cid, "removed", kind="removed")
+    for cid in list(state.zones[f"discard.{seat}"].cards):
+        eng.move(cid, "out", kind="removed")  # its discard pile leaves the game too
+    remaining = player_order(state)
+    if not remaining:
+        resigned = any(i.status == "resigned" for i in state.inv)
+        detail: dict[str, tcgcore.Scalar] = {"resolution": "R-none", "lead": state.lead,
+                                              "victory": final_victory(state),
+                                              "round": state.turn}
+        for s, i in enumerate(state.inv):
+            detail[f"status{s}"] = i.status
+            if i.trauma:
+                detail[f"trauma{s}"] = i.trauma
+        _extra_trauma_detail(state, detail)
+        _summary_detail(state, detail)
+        seats = list(range(state.num_players))
+        if resigned:
+            eng.end(reason="no_resolution", detail=detail)  # A708.1
+        else:
+            eng.end(losers=seats, reason="all_defeated", detail=detail)
+        return
+    for eid in engage_after:
+        eng.push(EngageCheck(enemy=eid))  # A705.6
+    if state.lead == seat:
+        nxt = remaining[0]
+        if len(remaining) == 1:
+            state.lead = nxt
+            eng.emit("new_lead", player=nxt)
+        else:
+            # A707.1: the next remaining investigator in player order names the new lead
+            eng.ask(nxt, "choose_lead", "Choose the new lead investigator",
+                    [Option(key=f"inv:{s}", label=cdef(state, state.inv[s].code).name)
+                     for s in remaining], resume=LeadAnswer())
+
+
+@spec.handles(LeadAnswer)
+def _lead_answer(eng: Eng, step: LeadAnswer) -> None:
+    seat = int(eng.answer[0].split(":")[1])
+    eng.state.lead = seat
+    eng.emit("new_lead", player=seat)
+
+
+# ============================================================================ enemies
+
+
+@spec.handles(EnemyAttack)
+def _enemy_attack(eng: Eng, step: EnemyAttack) -> None:
+    """A417.4: an attack deals the enemy's damage and horror at once."""
+    state = eng.state
+    eid, seat = step.enemy, step.seat
+    if not playing(state, seat) or not state.cards[eid].zone.startswith(("at.", "threat.")):
+        return
+    d = dof(state, eid)
+    if has_kw(d, "cannot_attack"):
+        return  # A608.3: an enemy that cannot attack makes no attack
+    if state.inv[seat].limits.get("flag:on_the_lam:round") and "Elite" not in _traits(d):
+        return  # On the Lam: non-Elite enemies cannot attack you this round
+    ev = eng.emit("enemy_attacks", player=seat, card=eid, code=d.code)
+    eng.push(AttackHits(enemy=eid, seat=seat, event=ev.seq, exhaust=step.exhaust))
+
+
+@spec.handles(AttackHits)
+def _attack_hits(eng: Eng, step: AttackHits) -> None:
+    """The attack lands unless a "when" effect cancelled it (A901.1)."""
+    state = eng.state
+    eid, seat = step.enemy, step.seat
+    if step.event in state.cancelled:
+        state.cancelled.remove(step.event)
+        eng.emit("attack_cancelled", player=seat, card=eid)
+        eng.push(AfterAttack(enemy=eid, seat=seat, exhaust=step.exhaust))
+        return
+    d = dof(state, eid)
+    eng.push(Harm(seat=seat, damage=d.enemy_damage, horror=d.enemy_horror, source=eid),
+             AfterAttack(enemy=eid, seat=seat, exhaust=step.exhaust))
+
+
+@spec.handles(AfterAttack)
+def _after_attack(eng: Eng, step: AfterAttack) -> None:
+    state = eng.state
+    eid = step.enemy
+    card = state.cards[eid]
+    if not card.zone.startswith(("at.", "threat.")):
+        return
+    d = dof(state, eid)
+    if "after_attack" in d.forced:  # Silver Twilight Acolyte
+        eng.push(Effects(seat=state.lead, effects=d.forced["after_attack"], source=eid))
+    if has_kw(d, "elusive") and not card.exhausted:
+        eng.push(ElusiveMove(enemy=eid))  # A610.1 (it exhausts as it leaves)
+        return
+    if step.exhaust and not has_kw(d, "massive"):
+        card.exhausted = True  # A417.5
+        eng.emit("enemy_exhausted", card=eid, code=card.code)
+
+
+@spec.handles(DamageEnemy)
+def _damage_enemy(eng: Eng, step: DamageEnemy) -> None:
+    """A615: damage; defeated at damage >= health; victory display or discard."""
+    state = eng.state
+    eid = step.enemy
+    card = state.cards[eid]
+    if not card.zone.startswith(("at.", "threat.")) or step.amount <= 0:
+        return
+    card.counters["damage"] = card.counters.get("damage", 0) + step.amount
+    eng.emit("enemy_damaged", player=step.seat if step.seat >= 0 else None, card=eid,
+             amount=step.amount)
+    if card.counters["damage"] >= enemy_health(state, eid):
+        code = card.code
+        eng.emit("enemy_defeated", player=step.seat if step.seat >= 0 else None, card=eid,
+                 code=code)
+        discard_card(eng, eid, defeated=True)
+        act = current_act(state)
+        if act >= 0 and dof(state, act).objective == f"defeat:{code}":
+            eng.push(AdvanceAct())  # A801.4
+
+
+@spec.handles(ElusiveMove)
+def _elusive(eng: Eng, step: ElusiveMove) -> None:
+    """A610: disengage, move to a connecting location (preferring ones without
+    investigators; lead chooses) and exhaust."""
+    state = eng.state
+    eid = step.enemy
+    card = state.cards[eid]
+    if not card.zone.startswith(("at.", "threat.")) or card.exhausted:
+        return
+    loc = location_of(state, eid)
+    nbrs = [n for n in state.adj.get(str(loc), ()) if can_enter(state, n)]
+    empty = [n for n in nbrs if not seats_at(state, n)]
+    cands = empty or nbrs
+    if not cands:
+        _elusive_to(eng, eid, loc)
+        return
+    if len(cands) == 1:
+        _elusive_to(eng, eid, cands[0])
+        return
+    eng.ask(state.lead, "elusive_move", f"Where does {name_of(state, eid)} go?",
+            [Option(key=f"loc:{n}", label=name_of(state, n), card=n) for n in cands],
+            resume=ElusiveAnswer(enemy=eid))
+
+
+@spec.handles(ElusiveAnswer)
+def _elusive_answer(eng: Eng, step: ElusiveAnswer) -> None:
+    _elusive_to(eng, step.enemy, int(eng.answer[0].split(":")[1]))
+
+
+def _elusive_to(eng: Eng, eid: int, loc: int) -> None:
+    eng.move(eid, f"at.{loc}", kind="enemy_moved")
+    eng.state.cards[eid].exhausted = True
+
+
+@spec.handles(EnemyPhase)
+def _enemy_phase(eng: Eng, step: EnemyPhase) -> None:
+    state = eng.state
+    state.phase = "enemy"
+    state.active_player = state.lead
+    eng.emit("phase", data={"phase": "enemy"})
+    eng.push(HunterMoves(), EnemyAttacks(seats=player_order(state)), EndEnemyPhase())
+
+
+def _movers(state: ArkhamState) -> list[int]:
+    out = []
+    for loc in state.zones["locations"].cards:
+        for eid in state.zones[f"at.{loc}"].cards:
+            if state.cards[eid].exhausted or not is_enemy(state, eid):
+                continue
+            d = dof(state, eid)
+            if has_kw(d, "hunter") or d.patrol:
+                out.append(eid)
+    return out
+
+
+@spec.handles(HunterMoves)
+def _hunter_moves(eng: Eng, step: HunterMoves) -> None:
+    """3.2 (A605, A606): ready unengaged hunter/patrol enemies move one at a time, the
+    lead choosing the order when several move (A605.7)."""
+    state = eng.state
+    pending = step.pending if step.started else _movers(state)
+    pending = [e for e in pending if state.cards[e].zone.startswith("at.")
+               and not state.cards[e].exhausted and any(_move_choices(state, e))]
+    if not pending:
+        return
+    if len(pending) == 1:
+        eng.push(MoveOne(enemy=pending[0]))
+        return
+    eng.ask(state.lead, "hunter_order", "Which enemy moves next?",
+            [Option(key=f"enemy:{e}", label=name_of(state, e), card=e) for e in pending],
+            resume=HunterPick(pending=pending))
+
+
+@spec.handles(HunterPick)
+def _hunter_pick(eng: Eng, step: HunterPick) -> None:
+    eid = int(eng.answer[0].split(":")[1])
+    eng.push(MoveOne(enemy=eid),
+             HunterMoves(pending=[e for e in step.pending if e != eid], started=True))
+
+
+def _move_choices(state: ArkhamState, eid: int) -> tuple[list[int], list[int]]:
+    """(target investigators tied after prey, next-step locations) for one mover."""
+    loc = location_of(state, eid)
+    d = dof(state, eid)
+    dist = distances_from(state, loc)
+    if d.patrol:
+        goals = [location_by_code(state, d.patrol)]
+        goals = [g for g in goals if g >= 0 and g in dist]
+        if not goals or loc in goals:
+            return [], []
+        goal = goals[0]
+    else:
+        seats = player_order(state)
+        if d.prey.startswith("only:"):
+            seats = prey_filter(state, eid, seats)
+        reach = [s for s in seats if state.inv[s].location in dist]
+        if not reach:
+            return [], []
+        if any(state.inv[s].location == loc for s in reach):
+            return [], []  # A605.3
+        best = min(dist[state.inv[s].location] for s in reach)
+        near = [s for s in reach if dist[state.inv[s].location] == best]
+        near = prey_filter(state, eid, near) or near  # A605.4
+        if len(near) > 1:
+            return near, []
+        goal = state.inv[near[0]].location
+    back = distances_from(state, goal)
+    here = back.get(loc)
+    if here is None:
+        return [], []
+    steps = [n for n in state.adj.get(str(loc), ()) if back.get(n) == here - 1]
+    return [], steps
+
+
+@spec.handles(MoveOne)
+def _move_one(eng: Eng, step: MoveOne) -> None:
+    state = eng.state
+    eid = step.enemy
+    near, steps = _move_choices(state, eid)
+    if near:
+        eng.ask(state.lead, "hunter_target", f"Which investigator does {name_of(state, eid)} "
+                "hunt?", [Option(key=f"inv:{s}", label=f"Investigator {s}") for s in near],
+                resume=MoveOneAnswer(enemy=eid, what="target"))
+        return
+    _move_step(eng, eid, steps)
+
+
+def _move_step(eng: Eng, eid: int, steps: list[int]) -> None:
+    state = eng.state
+    if not steps:
+        return
+    if len(steps) == 1:
+        _enemy_enters(eng, eid, steps[0])
+        return
+    eng.ask(state.lead, "hunter_path", f"Which way does {name_of(state, eid)} go?",
+            [Option(key=f"loc:{n}", label=name_of(state, n), card=n) for n in steps],
+            resume=MoveOneAnswer(enemy=eid, what="path"))
+
+
+@spec.handles(MoveOneAnswer)
+def _move_one_answer(eng: Eng, step: MoveOneAnswer) -> None:
+    state = eng.state
+    key = eng.answer[0]
+    if step.what == "path":
+        _enemy_enters(eng, step.enemy, int(key.split(":")[1]))
+        return
+    seat = int(key.split(":")[1])
+    loc = location_of(state, step.enemy)
+    goal = state.inv[seat].location
+    back = distances_from(state, goal)
+    here = back.get(loc, 0)
+    _move_step(eng, step.enemy, [n for n in state.adj.get(str(loc), ()) if back.get(n) == here - 1])
+
+
+@spec.handles(EnemyAttacks)
+def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
+    """3.3 (A417.2): per investigator in player order, each ready engaged enemy attacks in
+    the investigator's chosen order, then exhausts (A417.5)."""
+    state = eng.state
+    seats = [s for s in step.seats if playing(state, s)]
+    if not seats:
+        return
+    seat = seats[0]
+    pending = step.pending if step.started else [
+        e for e in engaged_enemies(state, seat) if not state.cards[e].exhausted]
+    engaged = engaged_enemies(state, seat)
+    pending = [e for e in pending if e in engaged and not state.cards[e].exhausted]
+    if not pending:
+        eng.push(EnemyAttacks(seats=seats[1:]))
+        return
+    if len(pending) == 1:
+        eng.push(EnemyAttack(enemy=pending[0], seat=seat, exhaust=True),
+                 EnemyAttacks(seats=seats[1:]))
+        return
+    eng.ask(seat, "attack_order", "Which enemy attacks you next?",
+            [Option(key=f"enemy:{e}", label=name_of(state, e), card=e) for e in pending],
+            resume=AttackPick(seats=seats, pending=pending))
+
+
+@spec.handles(AttackPick)
+def _attack_pick(eng: Eng, step: AttackPick) -> None:
+    eid = int(eng.answer[0].split(":")[1])
+    eng.push(EnemyAttack(enemy=eid, seat=step.seats[0], exhaust=True),
+             EnemyAttacks(seats=step.seats, pending=[e for e in step.pending if e != eid],
+                          started=True))
+
+
+@spec.handles(EndEnemyPhase)
+def _end_enemy_phase(eng: Eng, step: EndEnemyPhase) -> None:
+    state = eng.state
+    # A611.2: massive enemies exhaust after their last attack of the phase
+    for loc in state.zones["locations"].cards:
+        for eid in state.zones[f"at.{loc}"].cards:
+            if is_enemy(state, eid) and has_kw(dof(state, eid), "massive") and seats_at(state, loc):
+                state.cards[eid].exhausted = True
+    eng.emit("phase_ended", data={"phase": "enemy"})
+    eng.push(*_agenda_forced(state, "enemy_phase_end"), UpkeepPhase())

@@ -1,0 +1,509 @@
+"""Skill tests ST.1–ST.8 (A501–A509): committing, player windows, chaos tokens,
+results, and the core player cards' reactions to results.
+
+Part of the rules engine: handlers register on :data:`.rules.spec` when
+:mod:`.rules` imports this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tcgcore
+from tcgcore import Option
+
+from .cards import Ability, Effect
+from .rules import (
+    _AUTO_FAIL,
+    _SYMBOLS,
+    Eng,
+    _activatables,
+    _threat_keyword,
+    _traits,
+    card_cost,
+    cdef,
+    discard_card,
+    dof,
+    doom_in_play,
+    enemies_at,
+    engaged_seat,
+    has_kw,
+    location_of,
+    name_of,
+    pick_token,
+    playing,
+    run_effects,
+    seats_at,
+    skill_value,
+    spec,
+)
+from .state import (
+    ApplyResults,
+    ArkhamState,
+    CommitAnswer,
+    CommitStep,
+    DamageEnemy,
+    DetermineResult,
+    DoActivate,
+    Effects,
+    ElusiveMove,
+    EndTest,
+    EnemyAttack,
+    Harm,
+    RevealToken,
+    SkillTest,
+    StartTest,
+    TestWindow,
+    TestWindowAnswer,
+    WouldFailAnswer,
+)
+
+# ============================================================================ skill tests
+
+
+@spec.handles(StartTest)
+def _start_test(eng: Eng, step: StartTest) -> None:
+    """ST.1 (A502.1): set skill and difficulty; then commits, windows, token, result."""
+    state = eng.state
+    test = step.test
+    if state.test is not None:
+        state.deferred_tests.append(test)  # A501.2: tests do not nest
+        return
+    if not playing(state, test.seat):
+        return
+    if test.kind in ("fight", "evade") and location_of(state, test.target) != \
+            state.inv[test.seat].location:
+        return
+    if state.peril == test.seat:
+        test.peril = True
+    loc = state.inv[test.seat].location
+    others = [] if test.peril else [s for s in seats_at(state, loc) if s != test.seat]
+    test.commit_seats = [test.seat, *others]
+    state.test = test
+    eng.emit("test_started", player=test.seat,
+             data={"skill": test.skill, "difficulty": test.difficulty, "kind": test.kind})
+    eng.push(TestWindow(seats=[test.seat]), CommitStep(),
+             TestWindow(seats=[test.seat]), RevealToken(), DetermineResult(),
+             ApplyResults(), EndTest())
+
+
+def _committable(state: ArkhamState, seat: int, test: SkillTest) -> list[int]:
+    """A503.2/A503.3/A107.3: cards with a matching or wild icon; Max 1 per test."""
+    out = []
+    committed_titles = [dof(state, c).title for c in test.committed]
+    for cid in state.zones[f"hand.{seat}"].cards:
+        d = dof(state, cid)
+        if d.is_weakness() or d.icons(test.skill) <= 0:
+            continue
+        if d.max_per_test and committed_titles.count(d.title) >= d.max_per_test:
+            continue
+        if d.own_test_only and seat != test.seat:
+            continue  # Opportunist
+        out.append(cid)
+    return out
+
+
+@spec.handles(CommitStep)
+def _commit(eng: Eng, step: CommitStep) -> None:
+    """ST.2: the tester commits any number, each other investigator at the location one
+    (A503.1, A503.4); peril blocks the others (A613.1)."""
+    state = eng.state
+    test = state.test
+    if test is None:
+        return
+    while test.commit_seats:
+        seat = test.commit_seats.pop(0)
+        if not playing(state, seat):
+            continue
+        cards = _committable(state, seat, test)
+        if not cards:
+            continue
+        most = len(cards) if seat == test.seat else 1
+        eng.ask(seat, "commit", f"Commit cards to the {test.skill} test?",
+                [Option(key=f"commit:{c}", label=name_of(state, c), card=c) for c in cards],
+                min=0, max=most, resume=CommitAnswer(seat=seat))
+        return
+
+
+@spec.handles(CommitAnswer)
+def _commit_answer(eng: Eng, step: CommitAnswer) -> None:
+    state = eng.state
+    test = state.test
+    if test is None:
+        return
+    chosen = [int(k.split(":")[1]) for k in eng.answer]
+    d_titles: list[str] = [dof(state, c).title for c in test.committed]
+    for cid in chosen:
+        d = dof(state, cid)
+        if d.max_per_test and d_titles.count(d.title) >= d.max_per_test:
+            continue  # A107.3 (several copies chosen at once)
+        d_titles.append(d.title)
+        eng.move(cid, "committed", kind="committed", reveal=True)
+        test.committed.append(cid)
+    if test.commit_seats:
+        eng.push(CommitStep())
+
+
+def _window_options(state: ArkhamState, seat: int) -> list[Option]:
+    """Fast options that can matter during the current test (A906.1): [free] abilities
+    that boost the tested skill."""
+    test = state.test
+    if test is None:
+        return []
+    if test.peril and seat != test.seat:
+        return []
+    opts: list[Option] = []
+    for cid, idx, ab in _activatables(state, seat, "fast"):
+        for e in ab.effects:
+            if e.op == "test_bonus" and e.skill == test.skill and seat == test.seat:
+                opts.append(Option(key=f"fast:{cid}:{idx}",
+                                   label=f"{name_of(state, cid)}: +{e.amount} {e.skill}",
+                                   card=cid))
+                break
+    return opts
+
+
+@spec.handles(TestWindow)
+def _test_window(eng: Eng, step: TestWindow) -> None:
+    state = eng.state
+    for i, seat in enumerate(step.seats):
+        opts = _window_options(state, seat)
+        if opts:
+            eng.ask(seat, "fast_window", "Use a fast ability before the token is revealed?",
+                    [*opts, Option(key="pass", label="Pass")],
+                    resume=TestWindowAnswer(seats=step.seats[i:]))
+            return
+
+
+@spec.handles(TestWindowAnswer)
+def _test_window_answer(eng: Eng, step: TestWindowAnswer) -> None:
+    key = eng.answer[0]
+    if key == "pass":
+        if len(step.seats) > 1:
+            eng.push(TestWindow(seats=step.seats[1:]))
+        return
+    _, cid_s, idx_s = key.split(":")
+    eng.push(DoActivate(seat=step.seats[0], card=int(cid_s), index=int(idx_s)),
+             TestWindow(seats=step.seats))
+
+
+@spec.handles(RevealToken)
+def _reveal_token(eng: Eng, step: RevealToken) -> None:
+    """ST.3/ST.4 (A504, A505): reveal a token and resolve its effect."""
+    state = eng.state
+    test = state.test
+    if test is None or test.auto:
+        return  # A504.3: an automatic result reveals no token
+    token = pick_token(eng)
+    test.tokens.append(token)
+    eng.emit("token_revealed", player=test.seat, data={"token": token})
+    eff = _token_effect(state, test.seat, token)
+    if eff is not None:
+        if eff.reveal_another:
+            eng.push(RevealToken())
+        if eff.on_reveal and (not eff.if_trait_here or _trait_here(state, test.seat,
+                                                                     eff.if_trait_here)):
+            run_effects(eng, test.seat, eff.on_reveal)
+
+
+def _token_effect(state: ArkhamState, seat: int, token: str) -> Any:
+    if token == "elder_sign":
+        threat = state.zones[f"threat.{seat}"].cards
+        if threat and any("necronomicon" in dof(state, c).keywords for c in threat):
+            return _AUTO_FAIL  # The Necronomicon
+        return cdef(state, state.inv[seat].code).elder_sign
+    return state.tokens.get(token)
+
+
+def _trait_here(state: ArkhamState, seat: int, trait: str) -> int:
+    loc = state.inv[seat].location
+    return sum(1 for e in enemies_at(state, loc) if trait in _traits(dof(state, e)))
+
+
+def token_modifier(state: ArkhamState, seat: int, token: str) -> int:
+    """The skill modifier of one revealed token (A505.1, A505.2)."""
+    if token.lstrip("+-").isdigit():
+        return int(token)
+    eff = _token_effect(state, seat, token)
+    if eff is None:
+        return 0
+    mod = int(eff.modifier)
+    x = str(eff.x)
+    if x:
+        if x.startswith("enemies_trait:"):
+            mod += int(eff.x_sign) * _trait_here(state, seat, x.split(":", 1)[1])
+        elif x == "clues_here":
+            loc = state.inv[seat].location
+            mod += int(eff.x_sign) * (state.cards[loc].counters.get("clues", 0) if loc >= 0 else 0)
+        elif x == "horror_self":
+            mod += int(eff.x_sign) * state.inv[seat].horror
+        elif x == "doom_in_play":
+            mod += int(eff.x_sign) * doom_in_play(state)
+    return mod
+
+
+@spec.handles(DetermineResult)
+def _determine(eng: Eng, step: DetermineResult) -> None:
+    """ST.5/ST.6 (A506, A507): modified skill (floor 0), success if >= difficulty;
+    auto-fail counts the skill as 0 and always fails (A505.3)."""
+    state = eng.state
+    test = state.test
+    if test is None:
+        return
+    _compute(state, test)
+    if not test.success and not test.auto_fail and test.auto != "fail":
+        opts = _would_fail_options(state, test.seat)
+        if opts:  # A507.3: "when you would fail" before the result is set
+            eng.ask(test.seat, "would_fail", "The test would fail: play a card?",
+                    [*opts, Option(key="pass", label="Let it fail")],
+                    resume=WouldFailAnswer())
+            return
+    _announce(eng, test)
+
+
+def _compute(state: ArkhamState, test: SkillTest) -> None:
+    auto_fail = test.auto == "fail" or any(
+        t == "auto_fail" or bool(getattr(_token_effect(state, test.seat, t), "auto_fail",
+                                         False)) for t in test.tokens)
+    value = skill_value(state, test.seat, test.skill) + test.skill_bonus
+    if test.kind == "investigate":
+        value += _kind_bonus(state, test)  # Magnifying Glass
+    auto_success = False
+    if "elder_sign" in test.tokens:
+        eff = _token_effect(state, test.seat, "elder_sign")
+        if eff is not None and eff.auto_success_if and any(
+                state.cards[c].code == eff.auto_success_if
+                for c in state.zones[f"play.{test.seat}"].cards):
+            auto_success = True  # Wendy Adams with Wendy's Amulet
+            test.auto = "success"
+    for cid in test.committed:
+        value += dof(state, cid).icons(test.skill)
+    for tok in test.tokens:
+        mod = token_modifier(state, test.seat, tok)
+        if mod < 0 and test.double_negative:
+            mod *= 2  # doubling applies to the token's own modifier
+        value += mod
+    value = max(0, value)
+    if auto_fail:
+        value = 0
+    test.auto_fail = auto_fail
+    test.value = value
+    diff = 0 if test.auto == "success" or auto_success else max(0, test.difficulty)  # A507.2
+    test.success = (not auto_fail) and value >= diff
+    test.margin = value - diff
+
+
+def _announce(eng: Eng, test: SkillTest) -> None:
+    state = eng.state
+    diff = 0 if test.auto == "success" else max(0, test.difficulty)
+    base = skill_value(state, test.seat, test.skill)
+    icons = sum(dof(state, c).icons(test.skill) for c in test.committed)
+    mods = ",".join(f"{t}:{token_modifier(state, test.seat, t):+d}" for t in test.tokens)
+    eng.emit("test_succeeded" if test.success else "test_failed", player=test.seat,
+             amount=test.margin, data={"value": test.value, "difficulty": diff,
+                                       "kind": test.kind, "skill": test.skill, "base": base,
+                                       "icons": icons, "bonus": test.skill_bonus + _kind_bonus(
+                                           state, test), "tokens": mods,
+                                       "auto": test.auto or ("fail" if test.auto_fail else "")})
+
+
+def _kind_bonus(state: ArkhamState, test: SkillTest) -> int:
+    """Bonuses that apply only to one kind of test (Magnifying Glass: investigating)."""
+    if test.kind != "investigate":
+        return 0
+    return sum(dof(state, c).bonus.get("investigate:" + test.skill, 0)
+               for c in state.zones[f"play.{test.seat}"].cards)
+
+
+def _would_fail_options(state: ArkhamState, seat: int) -> list[Option]:
+    inv = state.inv[seat]
+    out: list[Option] = []
+    if _threat_keyword(state, seat, "no_play"):
+        return out  # A106.4: the encounter card's "cannot play" wins
+    for cid in state.zones[f"hand.{seat}"].cards:
+        d = dof(state, cid)
+        if d.play_when == "would_fail" and inv.resources >= card_cost(state, cid):
+            out.append(Option(key=f"play:{cid}", label=f"Play {d.name}", card=cid))
+    return out
+
+
+@spec.handles(WouldFailAnswer)
+def _would_fail_answer(eng: Eng, step: WouldFailAnswer) -> None:
+    state = eng.state
+    test = state.test
+    if test is None:
+        return
+    key = eng.answer[0]
+    if key == "pass":
+        _announce(eng, test)
+        return
+    cid = int(key.split(":")[1])
+    d = dof(state, cid)
+    state.inv[test.seat].resources -= card_cost(state, cid)
+    eng.move(cid, "resolving", kind="played")
+    for e in d.effects:
+        if e.op == "test_bonus":
+            test.skill_bonus += e.amount
+    discard_card(eng, cid)
+    eng.push(DetermineResult())
+
+
+@spec.handles(ApplyResults)
+def _apply_results(eng: Eng, step: ApplyResults) -> None:
+    """ST.7 (A508): apply results; committed cards are still committed (A508.2)."""
+    state = eng.state
+    test = state.test
+    if test is None or not playing(state, test.seat):
+        return
+    seat = test.seat
+    steps: list[tcgcore.Step] = []
+    fail_by = max(0, -test.margin) if not test.success else 0
+    src_ab = _source_ability(state, test)
+    if test.success:
+        if test.kind == "investigate" and not (src_ab is not None and src_ab.no_clue):
+            steps.append(Effects(seat=seat, effects=(Effect(op="discover_clues", amount=1),),
+                                 source=test.source))
+            if test.target >= 0:
+                for cid in state.zones[f"at.{test.target}"].cards:
+                    fx = dof(state, cid).forced.get("after_investigated")
+                    if fx:
+                        steps.append(Effects(seat=seat, effects=fx, source=cid))
+        elif test.kind == "fight":
+            extra = 0
+            if state.auras and "Monster" in _traits(dof(state, test.target)):
+                # Lita Chantler: attacks on Monsters at her location deal +1 damage
+                loc = state.inv[seat].location
+                for cid in state.auras:
+                    zone = state.cards[cid].zone
+                    if zone.startswith("play.") and state.inv[int(zone[5:])].location == loc:
+                        extra += dof(state, cid).bonus_here.get("monster_damage", 0)
+            if src_ab is not None and src_ab.margin_damage and \
+                    test.margin >= src_ab.margin_damage:
+                extra += 1  # Switchblade, .41 Derringer
+            for cid in test.committed:
+                cd = dof(state, cid)
+                extra += sum(e.amount for e in cd.on_success if e.op == "attack_bonus")
+            steps.append(DamageEnemy(enemy=test.target, amount=1 + test.damage_bonus + extra,
+                                     seat=seat))
+        elif test.kind == "evade":
+            steps.append(Effects(seat=seat, effects=(Effect(op="evaded", amount=test.target),)))
+        if test.on_success:
+            steps.append(Effects(seat=seat, effects=test.on_success, source=test.source))
+        for cid in test.committed:
+            d = dof(state, cid)
+            if d.on_success and (not d.success_kind or d.success_kind == test.kind):
+                fx = tuple(e for e in d.on_success if e.op != "attack_bonus")
+                if fx:
+                    steps.append(Effects(seat=state.cards[cid].owner, effects=fx, source=cid))
+        if test.source >= 0 and src_ab is None:
+            sd = dof(state, test.source)
+            if sd.type_code == "event" and sd.on_success:  # Blinding Light
+                steps.append(Effects(seat=seat, effects=sd.on_success, source=test.source))
+    else:
+        if test.on_fail:
+            steps.append(Effects(seat=seat, effects=test.on_fail, source=test.source,
+                                 margin=fail_by))
+        if test.kind == "fight":
+            target = test.target
+            other = engaged_seat(state, target)
+            if other >= 0 and other != seat and not has_kw(dof(state, target), "massive"):
+                # A413.3: the attack's damage goes to the investigator engaged with it
+                steps.append(Harm(seat=other, damage=1 + test.damage_bonus, source=test.source))
+    steps += _asset_test_reactions(eng, test)
+    if test.source >= 0 and any(t in _SYMBOLS for t in test.tokens):
+        sd = dof(state, test.source)
+        if src_ab is not None and src_ab.symbol_horror:
+            steps.append(Harm(seat=seat, horror=src_ab.symbol_horror, source=test.source))
+        if src_ab is not None and src_ab.break_on and any(
+                t in (src_ab.break_on, "auto_fail") for t in test.tokens):
+            steps.append(Effects(seat=seat, effects=(Effect(op="discard_self"),),
+                                 source=test.source))  # Baseball Bat
+        if sd.symbol_lose_action:
+            steps.append(Effects(seat=seat, effects=(Effect(op="lose_actions", amount=1),)))
+    for tok in test.tokens:
+        eff = _token_effect(state, seat, tok)
+        if eff is None:
+            continue
+        if test.success and eff.on_success:
+            steps.append(Effects(seat=seat, effects=eff.on_success))
+        if not test.success and eff.on_fail:
+            steps.append(Effects(seat=seat, effects=eff.on_fail, margin=fail_by))
+    if not test.success and test.ready_target and test.target >= 0:
+        d = dof(state, test.target)
+        if test.kind == "fight" and has_kw(d, "retaliate"):
+            steps.append(EnemyAttack(enemy=test.target, seat=seat))  # A608.1
+        if test.kind == "evade" and has_kw(d, "alert"):
+            steps.append(EnemyAttack(enemy=test.target, seat=seat))  # A609.1
+    if test.kind == "fight" and test.ready_target and has_kw(dof(state, test.target), "elusive"):
+        steps.append(ElusiveMove(enemy=test.target))  # A610.1
+    if steps:
+        eng.push(*steps)
+
+
+def _source_ability(state: ArkhamState, test: SkillTest) -> Ability | None:
+    """The action ability of the test's source card (an asset) matching the test kind."""
+    if test.source < 0:
+        return None
+    d = dof(state, test.source)
+    if d.type_code != "asset":
+        return None
+    for ab in d.abilities:
+        if ab.kind == "action" and ab.action == test.kind:
+            return ab
+    return None
+
+
+def _asset_test_reactions(eng: Eng, test: SkillTest) -> list[tcgcore.Step]:
+    """Assets reacting to the tester's results: ``after_success:<kind>``,
+    ``after_success2:<kind>`` (succeeded by 2 or more) and ``after_fail``; with
+    ``trigger_exhausts`` the asset exhausts and must be ready."""
+    state = eng.state
+    out: list[tcgcore.Step] = []
+    if test.success:
+        keys = [f"after_success:{test.kind}"]
+        if test.margin >= 2:
+            keys.append(f"after_success2:{test.kind}")
+    else:
+        keys = ["after_fail"]
+    for cid in state.zones[f"play.{test.seat}"].cards:
+        d = dof(state, cid)
+        if not d.forced:
+            continue
+        for k in keys:
+            fx = d.forced.get(k)
+            if not fx:
+                continue
+            card = state.cards[cid]
+            if d.trigger_exhausts:
+                if card.exhausted:
+                    continue
+                card.exhausted = True
+            eng.emit("ability", player=test.seat, card=cid, data={"ability": k})
+            out.append(Effects(seat=test.seat, effects=fx, source=cid))
+    return out
+
+
+@spec.handles(EndTest)
+def _end_test(eng: Eng, step: EndTest) -> None:
+    """ST.8 (A509.1): committed cards to their owners' discard piles, tokens back."""
+    state = eng.state
+    test = state.test
+    if test is None:
+        return
+    for cid in test.committed:
+        if state.cards[cid].zone == "committed":
+            ret = dof(state, cid).margin_return
+            if ret and test.success and test.margin >= ret:
+                eng.move(cid, f"hand.{state.cards[cid].owner}", kind="returned")  # Opportunist
+                continue
+            discard_card(eng, cid)
+    eng.emit("test_ended", player=test.seat,
+             data={"success": test.success, "tokens": ",".join(test.tokens)})
+    state.test = None
+    if not test.success:
+        after = [e for t in test.tokens for e in getattr(_token_effect(state, test.seat, t),
+                                                         "after_fail", ())]
+        if after:
+            eng.push(Effects(seat=test.seat, effects=tuple(after)))
+    if state.deferred_tests:
+        eng.push(StartTest(test=state.deferred_tests.pop(0)))

@@ -15,6 +15,7 @@ explicitly.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import os
 from collections.abc import Iterable, Sequence
@@ -219,6 +220,7 @@ class Registry:
         return out
 
 
+@functools.cache
 def _tcgcore_version() -> str:
     try:
         return importlib.metadata.version("tcgcore")

@@ -111,6 +111,19 @@ def _game_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def _players(args: argparse.Namespace, options: dict[str, Any]) -> int | None:
+    """Seats: ``--players``, else one per ``--deck`` when several decks are given to a game
+    whose seat count can vary."""
+    if args.players is not None:
+        return int(args.players)
+    decks = options.get("decks")
+    if isinstance(decks, list) and len(decks) > 1:
+        lo, hi = default_registry().game(args.game).players
+        if lo < hi and lo <= len(decks) <= hi:
+            return len(decks)
+    return None
+
+
 def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     spec = default_registry().game(args.game)
     if spec.check_deck is None:
@@ -162,7 +175,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise TcgcoreError("name the GAME to play (see 'tcgcore games'), or --resume FILE")
     else:
         seed = 1 if args.seed is None else args.seed
-        match = _create(args.game, seed=seed, players=args.players, registry=None, logger=None,
+        match = _create(args.game, seed=seed, players=_players(args, options), registry=None,
+                        logger=None,
                         options=options)
     names = args.agents.split(",") if args.agents else [match.spec.default_agent]
     n = match.state.num_players
@@ -187,7 +201,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             if args.json:
                 out.write(enc.encode({"type": "event", "event": ev}).decode() + "\n")
             else:
-                out.write(_describe(match, ev) + "\n")
+                line = _describe(match, ev)
+                if line.strip():
+                    out.write(line + "\n")
         seen = match.state.event_count
 
     flush()
@@ -219,8 +235,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     else:
         if result.draw:
             summary = "draw"
-        else:
+        elif result.winners:
             summary = "winner(s): " + ", ".join(f"P{w}" for w in result.winners)
+        else:
+            summary = "no winner"
         out.write(f"result: {summary} ({result.reason}) after {decisions} decisions\n")
     return 0
 
@@ -243,7 +261,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     options.update(dict(args.rules or []))
     spec = default_registry().game(args.game)
     agents = args.agents.split(",") if args.agents else [spec.default_agent]
-    report = simulate(args.game, games=args.games, seed=args.seed, players=args.players,
+    report = simulate(args.game, games=args.games, seed=args.seed, players=_players(args, options),
                       options=options, agents=agents, workers=args.workers,
                       progress=None if args.quiet or args.json else print_progress,
                       keep_outcomes=args.json and args.outcomes)

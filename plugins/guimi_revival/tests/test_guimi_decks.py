@@ -2,17 +2,32 @@
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
-from tcgcore_guimi_revival import RulesOptions, deck_problems, default_decks, get_pool, validate_deck
+from tcgcore_guimi_revival import (
+    RulesOptions,
+    deck_problems,
+    default_decks,
+    get_pool,
+    load_pool_file,
+    validate_deck,
+)
 from tcgcore_guimi_revival.decks import DeckList, parse_deck
 
 import tcgcore
 
+DATA = Path(__file__).parent / "data"
+POOL = load_pool_file(DATA / "test_pool.toml")
+#: the deck-rule tests edit a fixed deck of the test pool (independent of the shipped precons)
+TEST_DECKS = {name: parse_deck(d) for name, d in
+              tomllib.loads((DATA / "test_decks.toml").read_text(encoding="utf-8"))["deck"].items()}
+
 
 def _deck(**changes: Any) -> dict[str, Any]:
-    d = default_decks()["seer"]
+    d = TEST_DECKS["seer"]
     out: dict[str, Any] = {"revival": d.revival, "main": dict(d.main) if isinstance(d.main, dict)
                            else list(d.main), "extra": list(d.extra)}
     out.update(changes)
@@ -20,7 +35,7 @@ def _deck(**changes: Any) -> dict[str, Any]:
 
 
 def _problems(deck: dict[str, Any], opts: RulesOptions | None = None) -> list[str]:
-    return deck_problems(parse_deck(deck), get_pool("builtin"), opts)
+    return deck_problems(parse_deck(deck), POOL, opts)
 
 
 def test_041_1_default_decks_are_legal() -> None:
@@ -120,7 +135,7 @@ def test_deck_error_reports_every_problem_at_once() -> None:
     main["seer_b9"] = 5
     main["seer_potion1"] = 1
     with pytest.raises(tcgcore.DeckError) as exc:
-        validate_deck(_deck(main=main, extra=[]), get_pool("builtin"))
+        validate_deck(_deck(main=main, extra=[]), POOL)
     rules = {r for p in exc.value.problems for r in ("041.1", "041.2", "042.2", "042.6") if r in p}
     assert rules == {"041.1", "041.2", "042.2", "042.6"}
     with pytest.raises(tcgcore.DeckError):

@@ -27,7 +27,14 @@ Timing = Literal["ignition", "on_play", "continuous", "revival_phase", "promotio
                  "end_phase", "start_of_battle", "status"]
 EffectOp = Literal["draw", "heal", "strength", "weaken", "corrupt", "madden", "untap",
                    "destroy_item", "destroy_event", "revive", "spirit_to_hand", "recur",
-                   "static_strength"]
+                   "static_strength", "destroy_unit", "bounce", "tap_unit", "shield",
+                   "search_potion", "search_beyonder", "set_extra", "converge", "to_spirit",
+                   "source_trigger", "digest", "seek"]
+
+#: effect ops that need the controller to choose a card
+TARGETED_OPS: frozenset[str] = frozenset({
+    "strength", "weaken", "destroy_item", "destroy_event", "spirit_to_hand", "destroy_unit",
+    "bounce", "tap_unit", "shield", "search_potion", "search_beyonder", "set_extra", "converge"})
 ConditionKind = Literal["always", "rb_sequence_at_most", "spirit_world_at_least",
                         "characteristics_at_least", "underworld_at_least", "units_at_least",
                         "status_at_least", "hand_at_least", "corruption_at_least",
@@ -44,7 +51,19 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     this battle phase); weaken N (opponent Beyonder, this battle phase); corrupt N (opponent RB);
     madden (opponent RB goes mad, 112.1e); untap (own units); destroy_item; destroy_event;
     revive (own dead RB returns, 114.1; N status cards go to the Underworld first);
-    spirit_to_hand; recur (as 102.3); static_strength N (continuous: own characters).
+    spirit_to_hand; recur (as 102.3); static_strength N (continuous: own characters);
+    destroy_unit N (opponent Beyonder with strength <= N to the Underworld); bounce N (opponent
+    Beyonder with strength <= N to its owner's hand); tap_unit (opponent's untapped Beyonder);
+    shield (own Beyonder cannot be hit this battle phase, as 102.8); search_potion /
+    search_beyonder (a card of the RB's pathway from the main deck to the hand, then shuffle);
+    set_extra (an extra-deck card face down into the Spirit World, as 087.1); converge (a
+    Beyonder or potion card of the RB's pathway with sequence number <= 3 from hand, unit zone or
+    Underworld face up into the Spirit World, where it is a sequence-1 characteristic);
+    to_spirit (this unit face up into the Spirit World, where it is a characteristic);
+    source_trigger (the Source trigger of this card's ``source``, 102); digest (the top
+    face-down characteristic of the RB's stack turns face up, as 104.1); seek (a Beyonder card of
+    the RB's pathway one sequence higher than the RB, from the Underworld or the main deck face
+    up into the Spirit World, where it is a characteristic; then shuffle).
     """
 
     op: EffectOp
@@ -90,7 +109,11 @@ class Characteristic(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
 
 
 class CardDef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One card definition (021.2). Strength in points (multiples of 100); sequence 0..9."""
+    """One card definition (021.2). Strength in points (multiples of 100); sequence 0..9.
+
+    ``theme`` is display data only (the pathway or ``"neutral"`` a card is listed under in
+    ``docs/guimi_revival/cards.md``); it has no rules meaning (events have no pathway, 025.1).
+    """
 
     id: str
     name_zh: str
@@ -115,6 +138,7 @@ class CardDef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     apotheosis_ritual: Ritual | None = None
     source: str | None = None
     rituals: tuple[Ritual, ...] = ()
+    theme: str | None = None
 
     @property
     def is_potion(self) -> bool:
@@ -283,7 +307,8 @@ def _validate(path: str, c: CardDef, pw: Pathways) -> None:
         raise _err(path, cid, "grade", "a Grade 0 Sealed Artifact has grade 0 (026.1)")
     for ab in c.abilities:
         for e in ab.effects:
-            if e.op in ("strength", "weaken", "static_strength") and e.amount % 100:
+            if e.op in ("strength", "weaken", "static_strength", "destroy_unit",
+                        "bounce") and e.amount % 100:
                 raise _err(path, cid, "abilities", f"{e.op} {e.amount} is not a multiple of "
                            "100 (013.5)")
             if e.amount < 0:

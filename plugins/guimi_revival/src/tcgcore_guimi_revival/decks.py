@@ -6,6 +6,7 @@ A deck list is ``{"revival": code, "main": {code: count, ...}, "extra": [code, .
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections import Counter
 from functools import cache
@@ -28,6 +29,8 @@ class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     revival: str
     main: dict[str, int] | list[str]
     extra: list[str] = []
+    name: str = ""
+    description: str = ""
 
     def main_codes(self) -> list[str]:
         """The main deck as a flat list of codes, in list order."""
@@ -132,8 +135,43 @@ def validate_deck(deck: DeckList | dict[str, Any], pool: CardPool,
     return parsed
 
 
+#: the precon deck names, in display order (one per pathway of the starter set)
+PRECONS: tuple[str, ...] = ("seer", "marauder", "hunter", "assassin", "sailor", "sleepless")
+
+
 @cache
 def default_decks() -> dict[str, DeckList]:
-    """The built-in deck lists (``data/default_decks.toml``), by name."""
-    raw = tomllib.loads((DATA_DIR / "default_decks.toml").read_text(encoding="utf-8"))
-    return {name: msgspec.convert(d, DeckList) for name, d in raw["deck"].items()}
+    """The preconstructed deck lists (``data/decks/NAME.toml``), by name."""
+    out: dict[str, DeckList] = {}
+    for name in PRECONS:
+        path = DATA_DIR / "decks" / f"{name}.toml"
+        out[name] = parse_deck_text(path.read_text(encoding="utf-8"), str(path))
+    return out
+
+
+def parse_deck_text(text: str, source: str = "deck") -> DeckList:
+    """Parse a deck file's text: TOML, or JSON when it starts with ``{``
+    (format: ``docs/guimi_revival/decks.md``).
+
+    Raises:
+        tcgcore.DeckError: unreadable text or a wrong shape (the problem names the field).
+    """
+    stripped = text.lstrip()
+    try:
+        raw = json.loads(text) if stripped.startswith("{") else tomllib.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        raise tcgcore.DeckError(f"{source}: not a deck list", [f"{source}: {exc}"]) from None
+    return parse_deck(raw, source)
+
+
+def check_deck_text(text: str, source: str = "deck", opts: RulesOptions | None = None,
+                    pool: CardPool | None = None) -> list[str]:
+    """Every problem of a deck file (``tcgcore deck check``): syntax, shape and rules 041-043
+    against the built-in pool. An empty list means the deck is legal."""
+    try:
+        deck = parse_deck_text(text, source)
+    except tcgcore.DeckError as exc:
+        return list(exc.problems) or [str(exc)]
+    from .cards import get_pool
+
+    return deck_problems(deck, pool or get_pool("builtin"), opts)

@@ -1,7 +1,8 @@
 """Registers the guimi_revival game with tcgcore (entry point group ``tcgcore``).
 
 The game definition is :data:`tcgcore_guimi_revival.rules.spec`; this module adds the public
-panel (``view_extra``) and readable event lines, and exposes the pluggy hook.
+panel (``view_extra``), the front-end hooks (readable event lines, card names and texts, card
+look-up, the board panel), deck checking, the agents, and exposes the pluggy hook.
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 import tcgcore
-from tcgcore import Event
+from tcgcore import Event, View
 
-from .cards import get_pool
+from .agents import make_heuristic, make_random
+from .cards import CardDef, get_pool, load_pathways
+from .decks import check_deck_text
 from .rules import spec, z
 from .state import GuimiState
 
-__all__ = ["describe", "spec", "tcgcore_games", "view_extra"]
+__all__ = ["card_name", "card_text", "describe", "find_card", "render_panel", "spec",
+           "tcgcore_games", "view_extra"]
 
 
 def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
@@ -57,22 +61,295 @@ def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
             "players": players}
 
 
+# ----------------------------------------------------------------------------- card texts
+
+
+def _defs() -> dict[str, CardDef]:
+    return get_pool("builtin").cards
+
+
+def card_name(code: str) -> str:
+    """``English name (中文名)`` of a built-in card, or the code itself."""
+    d = _defs().get(code)
+    return f"{d.name_en} ({d.name_zh})" if d is not None else code
+
+
+def _seq_name(pathway: str | None, seq: int | None) -> str:
+    if pathway is None:
+        return ""
+    pw = load_pathways().pathways.get(pathway)
+    if pw is None:
+        return pathway
+    if seq is None:
+        return f"{pw.name_en} ({pw.name_zh}) pathway"
+    sn = pw.sequences.get(str(seq))
+    label = f" {sn.en} / {sn.zh}" if sn is not None else ""
+    return f"{pw.name_en} ({pw.name_zh}) pathway, sequence {seq}{label}"
+
+
+def _cond(conds: Any) -> str:
+    if not conds:
+        return "none"
+    return ", ".join(f"{c.kind} {c.value}" for c in conds)
+
+
+def card_text(code: str) -> str | None:
+    """The full text of a built-in card: both names, type, pathway and sequence, rank, numbers,
+    abilities, rituals and conditions (``None`` for an unknown code)."""
+    d = _defs().get(code)
+    if d is None:
+        return None
+    kind = d.card_type.replace("_", " ")
+    if d.extra_kind:
+        kind = f"extra-deck item: {d.extra_kind.replace('_', ' ')}"
+    elif d.item_kind:
+        kind = f"item: {d.item_kind.replace('_', ' ')}" + (f" (grade {d.grade})"
+                                                           if d.grade is not None else "")
+    elif d.event_kind:
+        kind = f"{d.event_kind} event"
+    lines = [f"{d.name_en} / {d.name_zh}  [{code}]", f"Type: {kind}"]
+    if d.pathway is not None:
+        lines.append("Pathway: " + _seq_name(d.pathway, d.sequence))
+    if d.source is not None:
+        src = load_pathways().sources.get(d.source)
+        lines.append(f"Source: {src.name_en} ({src.name_zh})" if src else f"Source: {d.source}")
+    if d.rank is not None:
+        lines.append(f"Rank: {d.rank}")
+    if d.card_type in ("beyonder", "revival_beyonder"):
+        lines.append(f"Strength {d.strength}, agility {d.agility}")
+    if d.characteristic is not None:
+        ch = d.characteristic
+        lines.append(f"Characteristic: {ch.text_en or f'+{ch.strength} strength'}"
+                     + (f" / {ch.text_zh}" if ch.text_zh else ""))
+    if d.activation_condition:
+        lines.append(f"Activation condition: {_cond(d.activation_condition)}; afterwards: "
+                     f"{d.after_activation or 'stays face up'}")
+    if d.text_en:
+        lines.append(d.text_en)
+    if d.text_zh:
+        lines.append(d.text_zh)
+    for r in ([d.ritual] if d.ritual else []) + list(d.rituals) + (
+            [d.apotheosis_ritual] if d.apotheosis_ritual else []):
+        lines.append(f"Ritual: {r.pathway} sequence {r.sequence}, condition {_cond(r.condition)}")
+    return "\n".join(lines)
+
+
+def find_card(name: str) -> str | None:
+    """A built-in card's code from its code, English name or Chinese name (case-insensitive);
+    a unique prefix of a name also works."""
+    wanted = name.strip().lower()
+    if not wanted:
+        return None
+    defs = _defs()
+    if wanted in defs:
+        return wanted
+    prefix: list[str] = []
+    for code, d in defs.items():
+        names = (d.name_en.lower(), d.name_zh.lower())
+        if wanted in names:
+            return code
+        if any(n.startswith(wanted) for n in names):
+            prefix.append(code)
+    return prefix[0] if len(prefix) == 1 else None
+
+
+# ----------------------------------------------------------------------------- board panel
+
+
+def render_panel(view: View) -> list[str]:
+    """The Guimi part of a text board, drawn from the view only: round, phase and whose turn,
+    then per player the RB's sequence, digested characteristics, Spirit World, status zone,
+    corruption, madness, death and slumber."""
+    panel = view.panel
+    if not panel:
+        return []
+    defs = _defs()
+    phase = panel.get("phase", "")
+    turn = "battle (no turn player)" if phase in ("battle", "damage", "battle_end") else \
+        f"P{view.active_player}'s turn"
+    lines = [f"Round {panel.get('round')}  phase {phase}  {turn}  (first player P{panel.get('first')})"]
+    zones = {zv.id: zv for zv in view.zones}
+    for p, pl in enumerate(panel.get("players", [])):
+        seq = pl.get("sequence", 9)
+        path = pl.get("pathway")
+        rb_name = "RB"
+        for zid in (f"revival.{p}", f"underworld.{p}", f"astral.{p}"):
+            zv = zones.get(zid)
+            for cv in (zv.cards if zv else []):
+                if cv is not None and cv.code and defs.get(cv.code) is not None \
+                        and defs[cv.code].card_type == "revival_beyonder":
+                    rb_name = defs[cv.code].name_en
+        seq_label = ""
+        if path is not None:
+            pw = load_pathways().pathways.get(path)
+            sn = pw.sequences.get(str(seq)) if pw else None
+            if sn is not None:
+                seq_label = f" {sn.en} {sn.zh}"
+        state = []
+        if pl.get("mad"):
+            state.append("MAD")
+        if pl.get("dead"):
+            state.append(f"DEAD (dead corruption {pl.get('dead_corruption')}/3)")
+        if pl.get("slumbering"):
+            state.append("SLUMBERING (Great Old One ascension)")
+        lines.append(
+            f"P{p} {rb_name}: sequence {seq}{seq_label} | characteristics {pl.get('stack')} "
+            f"(digested {pl.get('digested')}) | Spirit World {pl.get('spirit_world')}/7 | "
+            f"status {pl.get('status')}/7 ({pl.get('status_face_down')} face down) | "
+            f"corruption {pl.get('corruption')}" + (" | " + ", ".join(state) if state else ""))
+        lines.append(f"    hand {pl.get('hand')}  deck {pl.get('deck')}  extra {pl.get('extra')}"
+                     f"  events played {pl.get('events_played')}")
+    return lines
+
+
+# ----------------------------------------------------------------------------- event lines
+
+
+def _name(state: GuimiState, code: str | None) -> str:
+    if not code:
+        return "a hidden card"
+    d = get_pool(state.pool).cards.get(code)
+    return d.name_en if d is not None else code
+
+
+def _id_name(state: GuimiState, cid: Any) -> str:
+    try:
+        i = int(cid)
+    except (TypeError, ValueError):
+        return "?"
+    if not 0 <= i < len(state.cards):
+        return "?"
+    card = state.cards[i]
+    return _name(state, card.code)
+
+
+_MOVES = {
+    "drawn": "draws {c}", "played": "plays {c} to {slot}", "set": "sets {c} face down in the "
+    "Spirit World", "resolved": "{c} goes to the Underworld", "to_hand": "puts {c} into the hand",
+    "potion_activated": "activates the potion {c} (now a characteristic in the Spirit World)",
+    "absorbed": "absorbs {c} into the characteristic stack", "to_bottom": "puts {c} on the "
+    "bottom of the deck", "destroyed": "{c} is destroyed", "died": "'s Revival Beyonder DIES",
+    "revived": "'s Revival Beyonder is revived", "healed": "moves {c} from the status zone to "
+    "the Underworld", "recurred": "returns {c} from the Underworld (tapped)",
+    "checked_to_hand": "puts the checked card {c} into the hand", "damage": "puts {c} into the "
+    "status zone {facing}", "slumber": "'s Revival Beyonder SLUMBERS in the Astral World",
+    "woke": "'s Revival Beyonder wakes up", "searched": "searches the deck for {c}",
+    "bounced": "{c} returns to its owner's hand", "converged": "puts {c} into the Spirit World "
+    "as a sequence-1 characteristic", "to_spirit": "moves {c} into the Spirit World as a "
+    "characteristic", "mulligan": "puts {c} back for the mulligan",
+    "sought": "puts {c} into the Spirit World as a characteristic",
+}
+
+
 def describe(state: GuimiState, event: Event) -> str:
-    """One readable line per event."""
-    name = "a card"
-    if event.code:
-        d = get_pool(state.pool).cards.get(event.code)
-        name = d.name_en if d is not None else event.code
+    """One readable line per event (round, phases, actions, promotions, battles with their
+    arithmetic, checks and the result)."""
+    k = event.kind
     who = f"P{event.player}" if event.player is not None else ""
+    c = _name(state, event.code)
+    data = event.data
+    if k == "round_started":
+        return f"=== Round {event.amount} ==="
+    if k == "turn_started":
+        return f"--- {who}'s turn ---"
+    if k == "phase":
+        return f"  [{data.get('phase')} phase]"
+    if k in _MOVES and (event.src or event.dst):
+        slot = ""
+        if event.dst and event.dst.startswith("units."):
+            slot = "the unit zone"
+        facing = "face down" if data.get("face_down") else ""
+        text = _MOVES[k].format(c=c, slot=slot, facing=facing).strip()
+        return f"  {who}{text}" if text.startswith("'") else f"  {who} {text}"
+    if k == "revealed":
+        return f"  {who} reveals {c} ({data.get('why', '')})"
+    if k == "shuffled":
+        return f"  {who} shuffles".rstrip()
+    if k == "promoted":
+        return f"  {who} PROMOTES to sequence {event.amount}"
+    if k == "promotion_failed":
+        return f"  {who} fails the promotion check (stays at sequence {event.amount})"
+    if k == "went_mad":
+        return f"  {who}'s Revival Beyonder goes MAD ({data.get('why')})"
+    if k == "madness_ended":
+        return f"  {who}'s madness ends"
+    if k == "corruption":
+        return f"  {who} receives {event.amount} corruption (total {data.get('total')})"
+    if k == "untapped":
+        return f"  {who} untaps {c}"
+    if k == "tapped":
+        return f"  {c} is tapped"
+    if k == "event_activated":
+        return f"  {who} activates the event {c}"
+    if k == "extra_activated":
+        return f"  {who} activates the extra-deck card {c}"
+    if k == "ignition":
+        return f"  {who} uses the 【起】 ability of {c}"
+    if k == "effect":
+        origin = f" of {_id_name(state, event.card)}" if event.card is not None else ""
+        return f"  {who} resolves the effect{origin}: {data.get('op')} {data.get('amount')}"
+    if k == "units_moved":
+        return f"  {who} moves a unit from slot {data.get('from')} to slot {data.get('to')}"
+    if k == "battle_started":
+        return f"=== Battle phase of round {event.amount} ==="
+    if k == "attack_order":
+        order = [_id_name(state, x) for x in str(data.get("order", "")).split(",") if x]
+        return "  attack order: " + (", ".join(order) or "(nobody)")
+    if k == "attack_declared":
+        return f"  {who} {c} attacks {_id_name(state, data.get('target'))}"
+    if k == "digested":
+        return f"  {who} digests {c}"
+    if k == "supported":
+        return f"  {who} {c} supports"
+    if k == "intercepted":
+        return f"  {who} {c} intercepts"
+    if k == "source_trigger":
+        src = load_pathways().sources.get(str(data.get("source")))
+        return f"  {who} Source trigger: {src.name_en if src else data.get('source')}"
+    if k in ("hit", "missed"):
+        target = _id_name(state, data.get("target"))
+        calc = data.get("calc")
+        if event.amount is None:
+            return f"  the attack on {target} misses (target gone or cannot be hit)"
+        verdict = "HIT" if k == "hit" else "miss"
+        return (f"  attack {event.amount} vs defence {data.get('defence')} on {target}"
+                f"{' (' + str(calc) + ')' if calc else ''}: {verdict}")
+    if k == "damage_check":
+        return f"  {who} damage check: {data.get('outcome')}"
+    if k == "loss_condition":
+        return f"  {who} meets a loss condition: {data.get('reason')}"
+    if k == "ascension_began":
+        return f"  {who} begins the GREAT OLD ONE ascension"
+    if k == "ascension_failed":
+        return f"  {who}'s ascension fails"
+    if k == "mulligan":
+        return f"  {who} mulligans {event.amount} card(s)"
+    if k == "game_over":
+        reason = data.get("reason")
+        return f"=== Game over: {'draw' if data.get('draw') else 'decided'} ({reason}) ==="
+    if k == "scenario_loaded":
+        return f"scenario loaded at round {event.amount}"
     if event.src or event.dst:
-        return f"{who} {event.kind}: {name} ({event.src} -> {event.dst})"
-    extra = f" {dict(event.data)}" if event.data else ""
+        return f"  {who} {k}: {c} ({event.src} -> {event.dst})"
+    extra = f" {dict(data)}" if data else ""
     amount = f" {event.amount}" if event.amount is not None else ""
-    return f"{who} {event.kind}{amount}{': ' + name if event.code else ''}{extra}".strip()
+    return f"  {who} {k}{amount}{': ' + c if event.code else ''}{extra}".rstrip()
+
+
+def _check_deck(text: str, source: str) -> list[str]:
+    return check_deck_text(text, source)
 
 
 spec.view_extra = view_extra
 spec.describe_event = describe
+spec.card_name = card_name
+spec.card_text = card_text
+spec.find_card = find_card
+spec.render_panel = render_panel
+spec.check_deck = _check_deck
+spec.agents["heuristic"] = make_heuristic
+spec.agents["random"] = make_random
+spec.default_agent = "heuristic"
 
 
 @tcgcore.hookimpl

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import tcgcore
 from tcgcore import EMPTY_SLOT, Engine, Option, Step
 
-from .cards import RANK_GATE, CardDef, Condition, Ritual, get_pool, load_pathways
+from .cards import RANK_GATE, TARGETED_OPS, CardDef, Condition, Ritual, get_pool, load_pathways
 from .options import GAME
 from .state import (
     Attack,
@@ -128,13 +128,35 @@ def cdef(eng: Eng, cid: int) -> CardDef:
     return cards[state.cards[cid].code]
 
 
+def _code_defs(state: GuimiState) -> dict[str, CardDef]:
+    cards = _DEFS.get(state.pool)
+    if cards is None:
+        cards = _DEFS[state.pool] = get_pool(state.pool).cards
+    return cards
+
+
+#: CardDef -> the timings of its abilities (immutable data, a cache)
+_TIMINGS: dict[int, frozenset[str]] = {}
+
+
+def timings(d: CardDef) -> frozenset[str]:
+    """The set of ability timings a card definition has (cached per definition)."""
+    t = _TIMINGS.get(id(d))
+    if t is None:
+        t = _TIMINGS[id(d)] = frozenset(ab.timing for ab in d.abilities)
+    return t
+
+
 #: pool name -> card definitions (a cache of immutable data, not game state)
 _DEFS: dict[str, dict[str, CardDef]] = {}
 
 
 def cards_in(eng: Eng, kind: str, p: int) -> list[int]:
     """Card ids in a zone (empty slots skipped)."""
-    return [c for c in eng.state.zones[z(kind, p)].cards if c != EMPTY_SLOT]
+    zone = eng.state.zones[f"{kind}.{p}"]
+    if not zone.slotted:
+        return list(zone.cards)
+    return [c for c in zone.cards if c != EMPTY_SLOT]
 
 
 def slot_of(eng: Eng, cid: int) -> int:
@@ -157,11 +179,21 @@ def slumbering(eng: Eng, p: int) -> bool:
 
 def is_characteristic(eng: Eng, cid: int) -> bool:
     """A face-up Spirit World card with pathway and sequence (028.1)."""
-    card = eng.state.cards[cid]
+    state = eng.state
+    card = state.cards[cid]
     if card.face_down or not card.zone.startswith("spirit."):
         return False
-    d = cdef(eng, cid)
+    d = _code_defs(state)[card.code]
     return d.pathway is not None and d.sequence is not None
+
+
+def char_seq(eng: Eng, cid: int) -> int | None:
+    """A characteristic's sequence: its printed one, or 1 for a card put there by ``converge``
+    (the ``seq`` counter)."""
+    card = eng.state.cards[cid]
+    if card.counters and "seq" in card.counters:
+        return card.counters["seq"]
+    return cdef(eng, cid).sequence
 
 
 def rb_path(eng: Eng, p: int) -> str:
@@ -464,8 +496,11 @@ def has_set_events(eng: Eng, p: int) -> bool:
     """Whether ``p`` has any event set face down in their Spirit World (public fact). The
     opponent's actions cannot add one, so a turn without one needs no quick windows."""
     cards = eng.state.cards
-    return any(cards[c].face_down and "set_turn" in cards[c].counters
-               for c in eng.state.zones[z("spirit", p)].cards)
+    for c in eng.state.zones[f"spirit.{p}"].cards:
+        card = cards[c]
+        if card.face_down and card.counters and "set_turn" in card.counters:
+            return True
+    return False
 
 
 def _timed_sources(eng: Eng, p: int, timing: str) -> list[int]:
@@ -473,19 +508,29 @@ def _timed_sources(eng: Eng, p: int, timing: str) -> list[int]:
     of ``timing`` (027.2)."""
     out: list[int] = []
     state = eng.state
+    defs = _defs(eng)
+    cards = state.cards
+    zones = state.zones
     for kind in ("revival", "units", "spirit"):
-        for cid in state.zones[z(kind, p)].cards:
-            if cid == EMPTY_SLOT or state.cards[cid].face_down:
+        for cid in zones[f"{kind}.{p}"].cards:
+            if cid == EMPTY_SLOT:
                 continue
-            if kind == "spirit" and is_characteristic(eng, cid):
+            card = cards[cid]
+            if card.face_down:
                 continue
-            if any(ab.timing == timing for ab in cdef(eng, cid).abilities):
-                out.append(cid)
+            d = defs[card.code]
+            if not d.abilities or timing not in timings(d):
+                continue
+            if kind == "spirit" and d.pathway is not None and d.sequence is not None:
+                continue  # a characteristic (028.1)
+            out.append(cid)
     return out
 
 
-def _timed(eng: Eng, p: int, timing: str) -> TimedEffects:
-    return TimedEffects(player=p, timing=timing, sources=_timed_sources(eng, p, timing))
+def _timed(eng: Eng, p: int, timing: str) -> list[Step]:
+    """The step resolving ``p``'s ``timing`` abilities, or nothing when no card has one."""
+    sources = _timed_sources(eng, p, timing)
+    return [TimedEffects(player=p, timing=timing, sources=sources)] if sources else []
 
 
 @on(TimedEffects)
@@ -514,6 +559,7 @@ def _timed_answer(eng: Eng, step: TimedAnswer) -> None:
 @on(DrawPhase)
 def _draw_phase(eng: Eng, step: DrawPhase) -> None:
     eng.state.phase = "draw"
+    eng.emit("phase", player=step.player, data={"phase": "draw"})
     draw(eng, step.player, 1)  # 063.1
 
 
@@ -522,19 +568,21 @@ def _revival_phase(eng: Eng, step: RevivalPhase) -> None:
     state = eng.state
     state.phase = "revival"
     p = step.player
+    eng.emit("phase", player=p, data={"phase": "revival"})
     seats = (0, 1) if state.options.untap_scope == "all" else (p,)  # 064.1
     for s in seats:
         for cid in [*cards_in(eng, "units", s), *cards_in(eng, "revival", s)]:
             if state.cards[cid].exhausted:
                 state.cards[cid].exhausted = False
                 eng.emit("untapped", player=s, card=cid, code=state.cards[cid].code)
-    eng.push(_timed(eng, p, "revival_phase"))
+    eng.push(*_timed(eng, p, "revival_phase"))
 
 
 @on(EndPhase)
 def _end_phase(eng: Eng, step: EndPhase) -> None:
     eng.state.phase = "end"
-    eng.push(_timed(eng, step.player, "end_phase"))
+    eng.emit("phase", player=step.player, data={"phase": "end"})
+    eng.push(*_timed(eng, step.player, "end_phase"))
 
 
 @on(EndTurn)
@@ -574,7 +622,7 @@ def _seq0_ok(eng: Eng, p: int, absorbed: int) -> bool:
     path = rb_path(eng, p)
     sw = cards_in(eng, "spirit", p)
     ones = [c for c in sw if c != absorbed and is_characteristic(eng, c)
-            and cdef(eng, c).pathway == path and cdef(eng, c).sequence == 1]
+            and cdef(eng, c).pathway == path and char_seq(eng, c) == 1]
     if len(ones) < 3:
         return False
     if not any(not eng.state.cards[c].face_down and cdef(eng, c).extra_kind == "uniqueness"
@@ -606,7 +654,7 @@ def promotion_candidates(eng: Eng, p: int) -> list[int]:
         if not is_characteristic(eng, c):
             continue
         d = cdef(eng, c)
-        if d.pathway != path or d.sequence != target:
+        if d.pathway != path or char_seq(eng, c) != target:
             continue
         if 1 <= target <= 5 and not ritual_ok(eng, p, path, target):
             continue
@@ -626,7 +674,7 @@ def ascension_ready(eng: Eng, p: int) -> bool:
     src = pw.source_of(path)
     sw = [c for c in cards_in(eng, "spirit", p) if not state.cards[c].face_down]
     lone = sum(1 for x in pw.pathways.values() if x.source == src) == 1
-    adj = any(is_characteristic(eng, c) and cdef(eng, c).sequence == 1
+    adj = any(is_characteristic(eng, c) and char_seq(eng, c) == 1
               and pw.adjacent(path, cdef(eng, c).pathway or "") for c in sw)
     if not adj and not (lone and state.options.lone_source_ascension == "waive_adjacent"):
         return False
@@ -648,7 +696,8 @@ def begin_ascension(eng: Eng, p: int) -> None:
 def _promotion_phase(eng: Eng, step: PromotionPhase) -> None:
     eng.state.phase = f"promotion{step.n}"
     p = step.player
-    eng.push(_timed(eng, p, "promotion_phase"), PromotionAsk(player=p, n=step.n))  # 065.1
+    eng.emit("phase", player=p, data={"phase": f"promotion {step.n}"})
+    eng.push(*_timed(eng, p, "promotion_phase"), PromotionAsk(player=p, n=step.n))  # 065.1
 
 
 def _can_promote(eng: Eng, p: int) -> bool:
@@ -693,7 +742,7 @@ def _promotion_answer(eng: Eng, step: PromotionAnswer) -> None:
 def promote(eng: Eng, p: int, cid: int) -> None:
     """Absorb a characteristic (084-087)."""
     state = eng.state
-    target = cdef(eng, cid).sequence
+    target = char_seq(eng, cid)
     assert target is not None
     stack = state.zones[z("stack", p)].cards
     needs_check = any(state.cards[c].face_down for c in stack)  # 085.1
@@ -771,6 +820,32 @@ def _defs(eng: Eng) -> dict[str, CardDef]:
     return cards
 
 
+#: cached option labels (immutable strings; a cache, not game state)
+_LABELS: dict[tuple[str, str, int], str] = {}
+_MOVE_LABELS = {(s, t, empty): f"{'Move' if empty else 'Swap'} {SLOT_NAMES[s]} -> {SLOT_NAMES[t]}"
+                for s in range(4) for t in range(4) for empty in (True, False)}
+
+
+def _label(kind: str, d: CardDef, n: int = 0) -> str:
+    key = (kind, d.id, n)
+    text = _LABELS.get(key)
+    if text is None:
+        if kind == "play":
+            text = f"Play {d.name_en} to {SLOT_NAMES[n]}"
+        elif kind == "event_up" or kind == "extra":
+            text = f"Activate {d.name_en}"
+        elif kind == "event_set":
+            text = f"Set {d.name_en}"
+        elif kind == "flip":
+            text = f"Activate set {d.name_en}"
+        elif kind == "potion":
+            text = f"Activate potion {d.name_en}"
+        else:
+            text = f"【起】 {d.name_en}"
+        _LABELS[key] = text
+    return text
+
+
 def main_options(eng: Eng, p: int) -> list[Option]:
     """Legal main-phase actions (071-077, 122.1); ``end`` is always last."""
     state = eng.state
@@ -788,18 +863,18 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     can_event = state.events_played[p] == 0 and not sw_full
     for cid in zones[f"hand.{p}"].cards:
         d = defs[cards[cid].code]
-        if d.rank is None or seq > RANK_GATE[d.rank]:  # 072.1
+        rank = d.rank
+        if rank is None or seq > RANK_GATE[rank]:  # 072.1
             continue
         ctype = d.card_type
         if ctype == "beyonder" or ctype == "item":
             for s in empty:
-                add(Option(key=f"play:{cid}:{s}", label=f"Play {d.name_en} to {SLOT_NAMES[s]}",
-                           card=cid))
+                add(Option(key=f"play:{cid}:{s}", label=_label("play", d, s), card=cid))
         elif ctype == "event" and can_event:
             if d.event_kind != "quick" or o.quick_event_from_hand == "allowed":
-                add(Option(key=f"event:{cid}:up", label=f"Activate {d.name_en}", card=cid))
+                add(Option(key=f"event:{cid}:up", label=_label("event_up", d), card=cid))
             if d.event_kind == "quick" or o.set_event_activation == "later_main_phase":
-                add(Option(key=f"event:{cid}:set", label=f"Set {d.name_en}", card=cid))
+                add(Option(key=f"event:{cid}:set", label=_label("event_set", d), card=cid))
     for cid in sw:
         card = cards[cid]
         if not card.face_down:
@@ -807,10 +882,10 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         d = defs[card.code]
         if d.extra_kind is not None:
             if cond_ok(eng, p, d.activation_condition):
-                add(Option(key=f"extra:{cid}", label=f"Activate {d.name_en}", card=cid))
+                add(Option(key=f"extra:{cid}", label=_label("extra", d), card=cid))
         elif (d.card_type == "event" and d.event_kind != "quick"
               and card.counters.get("set_turn", -1) != state.turn):
-            add(Option(key=f"flip:{cid}", label=f"Activate set {d.name_en}", card=cid))
+            add(Option(key=f"flip:{cid}", label=_label("flip", d), card=cid))
     rb = state.rb[p]
     ignite_ids = [c for c in units if c != EMPTY_SLOT]
     if cards[rb].zone == f"revival.{p}" and not state.mad[p]:
@@ -820,29 +895,35 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         card = cards[cid]
         d = defs[card.code]
         if d.item_kind == "potion" and cid != rb and not sw_full:
-            add(Option(key=f"potion:{cid}", label=f"Activate potion {d.name_en}", card=cid))
-        if not d.abilities or cid in used or card.counters.get("no_act"):
+            add(Option(key=f"potion:{cid}", label=_label("potion", d), card=cid))
+        if not d.abilities or cid in used or (card.counters and card.counters.get("no_act")):
+            continue
+        if "ignition" not in timings(d):
             continue
         for i, ab in enumerate(d.abilities):
             if ab.timing == "ignition":
-                add(Option(key=f"ignite:{cid}:{i}", label=f"【起】 {d.name_en}", card=cid))
+                add(Option(key=f"ignite:{cid}:{i}", label=_label("ignite", d), card=cid))
     if o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn:
+        move_labels = _MOVE_LABELS
         for s, cid in enumerate(units):
             if cid == EMPTY_SLOT:
                 continue
             for t in range(4):
-                if t != s and (units[t] == EMPTY_SLOT or t > s):
-                    verb = "Move" if units[t] == EMPTY_SLOT else "Swap"
-                    add(Option(key=f"move:{cid}:{t}",
-                               label=f"{verb} {SLOT_NAMES[s]} -> {SLOT_NAMES[t]}", card=cid))
+                if t != s:
+                    free = units[t] == EMPTY_SLOT
+                    if free or t > s:
+                        add(Option(key=f"move:{cid}:{t}", label=move_labels[(s, t, free)],
+                                   card=cid))
     add(Option(key="end", label="End the main phase"))
     return opts
 
 
 @on(MainPhase)
 def _main_phase(eng: Eng, step: MainPhase) -> None:
-    eng.state.phase = "main"
     p = step.player
+    if eng.state.phase != "main":
+        eng.state.phase = "main"
+        eng.emit("phase", player=p, data={"phase": "main"})
     opts = main_options(eng, p)
     if len(opts) == 1:
         return
@@ -850,8 +931,11 @@ def _main_phase(eng: Eng, step: MainPhase) -> None:
 
 
 def _effects_of(eng: Eng, p: int, cid: int, timing: str) -> list[DoEffect]:
+    d = cdef(eng, cid)
+    if not d.abilities or timing not in timings(d):
+        return []
     return [DoEffect(player=p, source=cid, op=e.op, amount=e.amount)
-            for ab in cdef(eng, cid).abilities if ab.timing == timing for e in ab.effects]
+            for ab in d.abilities if ab.timing == timing for e in ab.effects]
 
 
 def activate_event(eng: Eng, p: int, cid: int) -> None:
@@ -999,7 +1083,7 @@ def _quick_answer(eng: Eng, step: QuickAnswer) -> None:
 # ----------------------------------------------------------------------------- effects
 
 
-def _targets(eng: Eng, p: int, op: str) -> list[int]:
+def _targets(eng: Eng, p: int, op: str, amount: int = 0) -> list[int]:
     state = eng.state
     o = 1 - p
     if op == "strength":
@@ -1014,7 +1098,54 @@ def _targets(eng: Eng, p: int, op: str) -> list[int]:
                 and cdef(eng, c).card_type == "event"]
     if op == "spirit_to_hand":
         return cards_in(eng, "spirit", p)
+    if op in ("destroy_unit", "bounce"):
+        return [c for c in cards_in(eng, "units", o) if cdef(eng, c).is_beyonder
+                and strength(eng, c) <= amount]
+    if op == "tap_unit":
+        return [c for c in cards_in(eng, "units", o) if cdef(eng, c).is_beyonder
+                and not state.cards[c].exhausted]
+    if op == "shield":
+        return [c for c in cards_in(eng, "units", p) if cdef(eng, c).is_beyonder]
+    if op == "set_extra":
+        return cards_in(eng, "extra", p) if len(cards_in(eng, "spirit", p)) < 7 else []
+    if op == "converge":
+        if len(cards_in(eng, "spirit", p)) >= 7:
+            return []
+        path = rb_path(eng, p)
+        out = []
+        for kind in ("hand", "units", "underworld"):
+            for c in cards_in(eng, kind, p):
+                d = cdef(eng, c)
+                if (d.pathway == path and d.sequence is not None and d.sequence <= 3
+                        and (d.is_beyonder or d.is_potion)):
+                    out.append(c)
+        return out
     return []
+
+
+def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
+    """Distinct codes in ``p``'s main deck that a search may find, in deck order (the
+    searching player looks through their own deck; keys name codes, never instance ids)."""
+    path = rb_path(eng, p)
+    state = eng.state
+    defs = _code_defs(state)
+    cards = state.cards
+    target = state.sequence[p] - 1
+    seen: list[str] = []
+    for c in state.zones[f"deck.{p}"].cards:
+        code = cards[c].code
+        if code in seen:
+            continue
+        d = defs[code]
+        if d.pathway != path:
+            continue
+        if op == "seek":
+            ok = d.card_type == "beyonder" and d.sequence == target
+        else:
+            ok = d.item_kind == "potion" if op == "search_potion" else d.card_type == "beyonder"
+        if ok:
+            seen.append(code)
+    return seen
 
 
 @on(DoEffect)
@@ -1047,8 +1178,44 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
             eng.move(state.rb[p], z("revival", p), kind="revived")
     elif op == "recur":
         _ask_recur(eng, p, step.source)
-    elif op in ("strength", "weaken", "destroy_item", "destroy_event", "spirit_to_hand"):
-        ids = _targets(eng, p, op)
+    elif op == "digest":  # as 104.1, outside an attack
+        for sc in state.zones[z("stack", p)].cards:
+            if state.cards[sc].face_down:
+                state.cards[sc].face_down = False
+                eng.emit("digested", player=p, card=sc, code=state.cards[sc].code)
+                break
+    elif op == "to_spirit":
+        src_card = state.cards[step.source] if step.source >= 0 else None
+        if (src_card is not None and src_card.zone == z("units", p)
+                and len(cards_in(eng, "spirit", p)) < 7):
+            eng.move(step.source, z("spirit", p), face_down=False, kind="to_spirit")
+    elif op == "source_trigger":
+        src = cdef(eng, step.source).source if step.source >= 0 else None
+        if src is not None:
+            eng.emit("source_trigger", player=p, data={"source": src})
+            eng.push(SourceTrigger(player=p, source=src))
+    elif op in ("search_potion", "search_beyonder", "seek"):
+        found = _search_codes(eng, p, op)
+        opts = []
+        if op == "seek":
+            if len(cards_in(eng, "spirit", p)) >= 7:
+                found = []  # 034.2: the placement cannot happen
+            else:  # the Underworld is public: its cards are named by id
+                target = state.sequence[p] - 1
+                path = rb_path(eng, p)
+                opts = [Option(key=f"card:{c}", label=f"{cdef(eng, c).name_en} (Underworld)",
+                               card=c) for c in cards_in(eng, "underworld", p)
+                        if cdef(eng, c).is_beyonder and cdef(eng, c).pathway == path
+                        and cdef(eng, c).sequence == target]
+        if found or opts:
+            defs = _defs(eng)
+            eng.ask(p, "effect_target", f"Choose a card to search for ({op})",
+                    opts + [Option(key=f"code:{c}", label=defs[c].name_en) for c in found],
+                    resume=EffectAnswer(player=p, source=step.source, op=op, amount=n))
+        else:
+            eng.shuffle(z("deck", p))
+    elif op in TARGETED_OPS:
+        ids = _targets(eng, p, op, n)
         if ids:
             eng.ask(p, "effect_target", f"Choose a card for {op}",
                     [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in ids],
@@ -1079,9 +1246,34 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
     state = eng.state
     p, op = step.player, step.op
     parts = eng.answer[0].split(":")
+    if parts[0] == "code":  # search_potion / search_beyonder / seek (card text, 012.1)
+        deck = z("deck", p)
+        cid = next(c for c in state.zones[deck].cards if state.cards[c].code == parts[1])
+        if op == "seek":
+            eng.move(cid, z("spirit", p), face_down=False, reveal=True, kind="sought")
+        else:
+            eng.move(cid, z("hand", p), reveal=True, kind="searched")
+        eng.shuffle(deck)
+        return
     cid = int(parts[1])
     card = state.cards[cid]
-    if op == "strength":
+    if op == "destroy_unit":
+        eng.move(cid, z("underworld", card.owner), kind="destroyed")
+    elif op == "bounce":
+        eng.move(cid, z("hand", card.owner), kind="bounced")
+    elif op == "tap_unit":
+        card.exhausted = True
+        eng.emit("tapped", player=card.controller, card=cid, code=card.code)
+    elif op == "shield":
+        card.counters = {**card.counters, "unhittable": 1}
+    elif op == "set_extra":
+        eng.move(cid, z("spirit", p), face_down=True, kind="set")
+    elif op == "seek":
+        eng.move(cid, z("spirit", p), face_down=False, kind="sought")
+    elif op == "converge":
+        eng.move(cid, z("spirit", p), face_down=False, kind="converged")
+        card.counters = {"seq": 1}
+    elif op == "strength":
         card.counters = {**card.counters, "bp_str": card.counters.get("bp_str", 0) + step.amount}
     elif op == "weaken":
         card.counters = {**card.counters, "bp_weak": card.counters.get("bp_weak", 0) + step.amount}
@@ -1195,8 +1387,8 @@ def _battle_next(eng: Eng, step: BattleNext) -> None:
         targets = attack_targets(eng, p)
         if not targets:  # 094.4
             continue
-        opts = [Option(key=f"attack:{t}", label=f"Attack {cdef(eng, t).name_en}", card=t)
-                for t in targets]
+        opts = [Option(key=f"attack:{t}", label=f"Attack {cdef(eng, t).name_en}", card=t,
+                       data={"attacker": cid}) for t in targets]
         opts.append(Option(key="pass", label="Do not attack"))
         eng.ask(p, "attack", f"{cdef(eng, cid).name_en} may attack", opts,
                 resume=AttackAnswer(index=i))
@@ -1236,8 +1428,10 @@ def _attack_answer(eng: Eng, step: AttackAnswer) -> None:
         sup = [units[s] for s in BACK if units[s] != EMPTY_SLOT
                and cdef(eng, units[s]).is_beyonder and not state.cards[units[s]].exhausted]
         if sup:
+            info: dict[str, tcgcore.Scalar] = {"attacker": attacker, "target": target}
             eng.ask(p, "support", "Tap back-row Beyonders to support the attack",
-                    [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in sup],
+                    [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c, data=info)
+                     for c in sup],
                     min=0, max=len(sup), resume=SupportAnswer())
 
 
@@ -1268,8 +1462,12 @@ def _intercept_ask(eng: Eng, step: InterceptAsk) -> None:
         cands.append(rb)
     if not cands:
         return
+    info: dict[str, tcgcore.Scalar] = {
+        "attacker": att.attacker, "target": att.target,
+        "support": ",".join(map(str, att.support))}
     eng.ask(d, "intercept", "Tap characters to intercept",
-            [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in cands],
+            [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c, data=info)
+             for c in cands],
             min=0, max=len(cands) if char_target else 1, resume=InterceptAnswer())
 
 
@@ -1385,15 +1583,19 @@ def _hit_check(eng: Eng, step: HitCheck) -> None:
     if not on_field(eng, target) or state.cards[target].counters.get("unhittable"):
         eng.emit("missed", player=att.player, data={"target": target})
         return
-    attack_value = strength(eng, att.attacker) + sum(strength(eng, c) for c in att.support)
+    a_parts = [strength(eng, att.attacker)] + [strength(eng, c) for c in att.support]
     base = strength(eng, target) if _is_char_target(eng, target) else 0  # 096.3
-    defence = base + sum(strength(eng, c) for c in att.intercept)
+    d_parts = [base] + [strength(eng, c) for c in att.intercept]
+    attack_value = sum(a_parts)
+    defence = sum(d_parts)
     hit = attack_value >= defence  # 095.3, 096.3
     bonus = state.cards[att.attacker].counters.get("bonus_dmg", 0)
     if hit:
         state.hits.append(Hit(target=target, attacker=att.attacker, bonus=bonus))
+    calc = (f"{'+'.join(map(str, a_parts))} {'>=' if hit else '<'} "
+            f"{'+'.join(map(str, d_parts))}")
     eng.emit("hit" if hit else "missed", player=att.player, amount=attack_value,
-             data={"target": target, "defence": defence})
+             data={"target": target, "defence": defence, "calc": calc})
 
 
 def damage_check(eng: Eng, p: int) -> str:
@@ -1421,6 +1623,7 @@ def damage_check(eng: Eng, p: int) -> str:
 def _damage_step(eng: Eng, step: DamageStep) -> None:
     state = eng.state
     state.phase = "damage"
+    eng.emit("phase", data={"phase": "damage step"})
     state.step_corruption = [0, 0]
     state.hold_losses = state.options.damage_step_losses == "simultaneous"
     units_hit: list[int] = []
@@ -1453,6 +1656,7 @@ def _damage_step(eng: Eng, step: DamageStep) -> None:
 def _battle_end(eng: Eng, step: BattleEnd) -> None:
     state = eng.state
     state.phase = "battle_end"
+    eng.emit("phase", data={"phase": "battle end step"})
     steps: list[Step] = []
     f = state.first
     for p in (f, 1 - f):  # 099.1

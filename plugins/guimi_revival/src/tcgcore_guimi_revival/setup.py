@@ -16,7 +16,7 @@ import tcgcore
 from tcgcore import Engine, Step
 
 from .cards import CardPool, get_pool
-from .decks import DeckList, default_decks, parse_deck, validate_deck
+from .decks import DeckList, default_decks, parse_deck, parse_deck_text, validate_deck
 from .options import GAME, check_known, parse_rules_options
 from .rules import z
 from .state import (
@@ -129,6 +129,11 @@ def _zones(eng: Eng) -> None:
         eng.add_zone(z("astral", p), "astral", owner=p)
 
 
+#: (precon deck, pool, options) that passed validation: a cache of pure checks of immutable
+#: data (deck lists, pools and options never change once loaded)
+_VALID: dict[tuple[int, int, Any], DeckList] = {}
+
+
 def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[DeckList]:
     raw = options.get("decks", ["seer", "hunter"])
     if not isinstance(raw, list) or len(raw) != 2:
@@ -140,13 +145,22 @@ def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[DeckList]:
     for p, d in enumerate(raw):
         if isinstance(d, str):
             named = default_decks().get(d)
-            if named is None:
-                raise tcgcore.OptionsError(f"{GAME}: option decks: unknown built-in deck {d!r}")
-            deck = named
+            if named is not None:
+                deck = named
+            elif "\n" in d or "=" in d or d.lstrip().startswith("{"):
+                deck = parse_deck_text(d, f"deck of player {p}")  # a deck file's text
+            else:
+                known = ", ".join(default_decks())
+                raise tcgcore.OptionsError(f"{GAME}: option decks: unknown precon deck {d!r} "
+                                           f"(known: {known}; or give a deck file's text)")
         else:
             deck = parse_deck(d, f"deck of player {p}")
         if check:
-            validate_deck(deck, pool, eng.state.options, who=f"deck of player {p}")
+            key = (id(deck), id(pool), eng.state.options)
+            if key not in _VALID or _VALID[key] is not deck:  # precons: validated once
+                validate_deck(deck, pool, eng.state.options, who=f"deck of player {p}")
+                if isinstance(d, str) and d in default_decks():
+                    _VALID[key] = deck
         out.append(deck)
     return out
 
@@ -154,8 +168,9 @@ def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[DeckList]:
 def setup(eng: Eng, options: dict[str, Any]) -> None:
     """Set up a match (section 5) or a scenario.
 
-    Options: every rules option of section 14, plus ``decks`` (2 deck lists or built-in deck
-    names, default ``["seer", "hunter"]``), ``pool`` (``"builtin"`` or a card file path),
+    Options: every rules option of section 14, plus ``decks`` (2 entries, each a precon deck
+    name, a deck file's text (TOML or JSON) or a deck-list dict; default
+    ``["seer", "hunter"]``), ``pool`` (``"builtin"`` or a card file path),
     ``deck_check`` (validate decks, default true) and ``scenario`` (a scenario description).
 
     Raises:

@@ -270,3 +270,8 @@ class GuimiState(tcgcore.GameState[GuimiStep], kw_only=True):
     losses: list[int] = []
     loss_reason: str = ""
     hold_losses: bool = False
+
+    @property
+    def first_player(self) -> int:
+        """The first player's seat (015.2); the name ``tcgcore simulate`` reads."""
+        return self.first

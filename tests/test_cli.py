@@ -89,3 +89,14 @@ def test_deck_check_needs_a_game_with_decks(tmp_path: Path) -> None:
     deck = tmp_path / "d.toml"
     deck.write_text("x = 1")
     assert _run("deck", "check", "sparks", str(deck))[0] == 2
+
+
+def test_campaign_needs_a_game_with_a_campaign_runner() -> None:
+    code, _ = _run("campaign", "sparks", "anything")
+    assert code == 2
+
+
+def test_campaign_dispatches_to_the_game_runner() -> None:
+    code, text = _run("campaign", "arkham_card", "night_of_the_zealot", "--deck", "roland",
+                      "--seed", "3")
+    assert code == 0 and "The Gathering: resolution" in text

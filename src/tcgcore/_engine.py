@@ -23,7 +23,7 @@ How a decision flows (see ``docs/architecture.md``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Generic, TextIO, TypeAlias, TypeVar, Union
 
 import msgspec
 
@@ -189,6 +189,10 @@ class GameSpec(Generic[S]):
         check_deck: ``check_deck(text, source) -> problems``: validate a deck list
             given as text (``source`` names the file, for messages); an empty
             list means the deck is legal. Used by ``tcgcore deck check``.
+        campaign_runner: ``run(argv, out, inp) -> exit code``: the game's own
+            campaign front end, independent of a single match. ``tcgcore campaign
+            GAME ARGS…`` passes ``ARGS`` (after the game name), the output stream and
+            the input stream people type on. ``None``: the game has no campaigns.
         render_panel: ``render_panel(view) -> lines``, the game's own part of a
             text board, drawn from a :class:`tcgcore.View` only (so it cannot
             show hidden information).
@@ -223,6 +227,7 @@ class GameSpec(Generic[S]):
         render_panel: Callable[[View], list[str]] | None = None,
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
+        campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -247,6 +252,7 @@ class GameSpec(Generic[S]):
         self.render_panel = render_panel
         self.default_agent = default_agent
         self.check_deck = check_deck
+        self.campaign_runner = campaign_runner
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

@@ -142,6 +142,13 @@ def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return 1 if problems else 0
 
 
+def _cmd_campaign(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    spec = default_registry().game(args.game)
+    if spec.campaign_runner is None:
+        raise TcgcoreError(f"{args.game} has no campaigns")
+    return spec.campaign_runner(list(args.args), out, inp)
+
+
 def _add_game_option_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--option", action="append", type=_parse_option, metavar="KEY=VALUE",
                    help="a game option (VALUE parsed as JSON when it can be)")
@@ -384,6 +391,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_check.add_argument("file", help="the deck list file ('-' for stdin)")
     p_check.add_argument("--json", action="store_true")
     p_check.set_defaults(func=_cmd_deck_check)
+
+    p_camp = sub.add_parser("campaign", help="play a game's campaign (its own arguments follow)")
+    p_camp.add_argument("game")
+    p_camp.add_argument("args", nargs=argparse.REMAINDER,
+                        help="the campaign and its options (see 'tcgcore campaign GAME --help')")
+    p_camp.set_defaults(func=_cmd_campaign)
 
     p_replay = sub.add_parser("replay", help="step through a saved replay, or verify it")
     p_replay.add_argument("file")

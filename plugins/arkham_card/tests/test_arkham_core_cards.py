@@ -334,7 +334,7 @@ def test_A975_8_other_card_abilities() -> None:
 
 def test_A975_9_partial_cards_are_marked() -> None:
     partial = sorted(c for c, d in card_pool().items() if d.partial)
-    assert "01038" in partial and "01061" in partial and "01103" in partial
+    assert "01038" in partial and "01061" in partial and "01103" not in partial
     assert "01021" not in partial and "01065" not in partial and "01079" not in partial
 
 
@@ -420,3 +420,19 @@ def test_every_investigator_plays_the_gathering(code: str) -> None:
     m = tcgcore.new_match("arkham_card", seed=11, investigators=[code])
     tcgcore.play_out(m, [tcgcore.make_agent(m.spec, "heuristic", 3)], max_decisions=3000)
     assert m.result is not None
+
+
+def test_A976_5_stubborn_detective_blanks_its_bearer() -> None:
+    from tcgcore_arkham_card.rules import dof, investigator_blank
+
+    m = scenario(desc(inv(), tokens=["elder_sign"], locations=[{"code": "t_loc_a", "clues": 2}],
+                      enemies=[{"code": "01103", "engaged": 0}]))
+    assert investigator_blank(st(m), 0)
+    assert dof(st(m), st(m).inv[0].card).elder_sign is None
+    answer(m, "investigate")  # Roland's elder sign (+1 per clue here) has no effect: 3 vs 2
+    assert events(m, "test_succeeded")[0].data["value"] == 3
+    m2 = scenario(desc(inv("01003", resources=5), enemies=[{"code": "01103", "location": "t_loc_b"}]))
+    assert not investigator_blank(st(m2), 0)
+    assert any(k.startswith(f"fast:{st(m2).inv[0].card}:") for k in keys(m2))
+    m3 = scenario(desc(inv("01003", resources=5), enemies=[{"code": "01103", "engaged": 0}]))
+    assert not any(k.startswith(f"fast:{st(m3).inv[0].card}:") for k in keys(m3))

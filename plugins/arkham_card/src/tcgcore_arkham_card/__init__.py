@@ -14,7 +14,7 @@ rules' test scenario. Module layout: :mod:`.cards` (card model and data loading)
 :mod:`.state` (state and steps), :mod:`.rules` with :mod:`.actions`, :mod:`.skill_tests`,
 :mod:`.effects` and :mod:`.enemies` (the engine), :mod:`.scenario_setup` (built-in setup and
 descriptions), :mod:`.decks` (deck import and checks), :mod:`.agent` (the heuristic
-agent), :mod:`.builder`, :mod:`.campaign`, :mod:`.plugin` (registration, views, log),
+agent), :mod:`.builder`, :mod:`.campaign`, :mod:`.campaign_tools`, :mod:`.plugin` (registration, views, log),
 :mod:`.testkit` (test helpers).
 """
 
@@ -39,6 +39,7 @@ from .campaign import (
     scenario_options,
     validate_deck,
 )
+from .campaign_tools import export_deck, load_campaign, save_campaign, upgrade_policy
 from .cards import CardDef, card_pool, load_cards, parse_cards
 from .decks import DeckList, check_deck, deck_problems, load_deck, parse_deck, starter_deck
 
@@ -57,7 +58,9 @@ __all__ = [
     "cross_out",
     "deck_problems",
     "earn_story_asset",
+    "export_deck",
     "has_entry",
+    "load_campaign",
     "load_cards",
     "load_deck",
     "new_campaign",
@@ -66,8 +69,10 @@ __all__ = [
     "record_entry",
     "record_scenario",
     "replace_investigator",
+    "save_campaign",
     "scenario",
     "scenario_options",
     "starter_deck",
+    "upgrade_policy",
     "validate_deck",
 ]

@@ -294,14 +294,15 @@ def _special_action_for(state: ArkhamState, seat: int, cid: int) -> int:
     return -1
 
 
-def _spend_action(eng: Eng, seat: int, kind: str, card: int = -1) -> None:
+def _spend_action(eng: Eng, seat: int, kind: str, card: int = -1,
+                  provoke: bool = True) -> None:
     state = eng.state
     if card >= 0:
         i = _special_action_for(state, seat, card)
         if i >= 0:  # A404.3: the first action of that kind uses the restricted action
             del state.inv[seat].special_actions[i]
             eng.emit("action_taken", player=seat, data={"action": kind, "special": True})
-            if _provokes(kind) and engaged_enemies(state, seat):
+            if provoke and _provokes(kind) and engaged_enemies(state, seat):
                 eng.push(AttacksOfOpportunity(seat=seat))
             return
     cost = _action_cost(state, seat, kind)
@@ -309,7 +310,7 @@ def _spend_action(eng: Eng, seat: int, kind: str, card: int = -1) -> None:
         state.inv[seat].limits["frozen:round"] = 1
     state.inv[seat].actions = max(0, state.inv[seat].actions - cost)
     eng.emit("action_taken", player=seat, data={"action": kind})
-    if _provokes(kind) and engaged_enemies(state, seat):
+    if provoke and _provokes(kind) and engaged_enemies(state, seat):
         eng.push(AttacksOfOpportunity(seat=seat))  # A416.2: after costs, before effect
 
 
@@ -373,7 +374,8 @@ def _action_chosen(eng: Eng, step: ActionChosen) -> None:
         cid, idx = int(cid_s), int(idx_s)
         ab = dof(state, cid).abilities[idx]
         eng.push(DoActivate(seat=seat, card=cid, index=idx), follow)
-        _spend_action(eng, seat, ab.action or "activate", card=cid)
+        _spend_action(eng, seat, ab.action or "activate", card=cid,
+                      provoke=not ab.no_aoo)  # Cat Burglar (A978.4)
         if ab.extra_actions:
             inv.actions = max(0, inv.actions - ab.extra_actions)
 

@@ -123,6 +123,8 @@ class Ability(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     symbol_horror: int = 0
     break_on: str = ""
     extra_actions: int = 0
+    margin_is_damage: bool = False
+    no_aoo: bool = False
 
 
 class TokenEffect(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
@@ -215,6 +217,7 @@ class CardDef(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     own_test_only: bool = False
     margin_return: int = 0
     symbol_lose_action: bool = False
+    symbol_horror: int = 0
     partial: str = ""
     # encounter cards
     encounter_code: str = ""

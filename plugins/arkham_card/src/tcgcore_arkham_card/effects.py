@@ -51,6 +51,7 @@ from .rules import (
 )
 from .state import (
     AdvanceAgenda,
+    ArkhamState,
     AssetDiscardAnswer,
     AttacksOfOpportunity,
     ChooseAnswer,
@@ -317,7 +318,9 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
 _PLAYER_OPS = frozenset({"gain_actions", "counter_self", "flag", "blast", "search_top",
                          "search_deck", "escape", "look_top", "cancel_revelation",
                          "damage_target", "recover_item", "discard_hand_but", "remove_discard",
-                         "attack_bonus"})
+                         "attack_bonus", "add_uses", "harm_self", "discard_enemy_here",
+                         "skill_bonus", "blank_enemy_here", "shuffle_enemy_back",
+                         "flip_negative"})
 
 
 def _take_from_deck(eng: Eng, seat: int, cards: list[int], trait: str, kind: str) -> bool:
@@ -398,6 +401,61 @@ def _player_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
     elif op == "remove_discard":  # Abandoned and Alone
         for cid in list(state.zones[f"discard.{seat}"].cards):
             eng.move(cid, "removed", kind="removed")
+    else:
+        _xp_card_effect(eng, seat, e, source)
+
+
+def _non_elite_here(state: ArkhamState, seat: int, *, exhausted: bool = False) -> list[int]:
+    out = []
+    for eid in enemies_at(state, state.inv[seat].location):
+        d = dof(state, eid)
+        if "Elite" in _traits(d) or d.is_weakness():
+            continue
+        if exhausted and not state.cards[eid].exhausted:
+            continue
+        out.append(eid)
+    return out
+
+
+def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
+    """Effect ops of the core experience cards (A978)."""
+    state = eng.state
+    op = e.op
+    inv = state.inv[seat]
+    if op == "add_uses":  # Extra Ammunition (Firearm), Book of Shadows (Spell)
+        for cid in state.zones[f"play.{seat}"].cards:
+            d = dof(state, cid)
+            if d.uses is not None and e.trait in _traits(d):
+                counters = state.cards[cid].counters
+                counters["uses"] = counters.get("uses", 0) + e.amount
+                eng.emit("uses_added", player=seat, card=cid, amount=e.amount)
+                break
+    elif op == "harm_self" and source >= 0:  # Beat Cop (2): 1 damage on itself
+        counters = state.cards[source].counters
+        counters["damage"] = counters.get("damage", 0) + e.amount
+        health = dof(state, source).health
+        if health is not None and counters["damage"] >= health:
+            discard_card(eng, source)
+    elif op == "discard_enemy_here":  # Disc of Itzamna
+        found = _non_elite_here(state, seat)
+        if found:
+            discard_card(eng, found[0])
+    elif op == "skill_bonus":  # Encyclopedia: until the end of the phase
+        key = f"skill:{e.skill}:phase"
+        inv.limits[key] = inv.limits.get(key, 0) + e.amount
+    elif op == "blank_enemy_here":  # Mind Wipe
+        found = _non_elite_here(state, seat)
+        if found:
+            state.cards[found[0]].counters["blank"] = 1
+            eng.emit("blanked", player=seat, card=found[0])
+    elif op == "shuffle_enemy_back":  # Close Call
+        found = _non_elite_here(state, seat, exhausted=True)
+        if found:
+            card = state.cards[found[0]]
+            card.counters.clear()
+            card.exhausted = False
+            eng.move(found[0], "encounter", kind="shuffled_back")
+            eng.shuffle("encounter")
     # "cancel_revelation" and "attack_bonus" are handled by their callers
 
 

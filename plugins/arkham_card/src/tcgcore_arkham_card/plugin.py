@@ -11,6 +11,7 @@ from typing import Any
 import tcgcore
 
 from .agent import HeuristicAgent
+from .campaign_runner import run_campaign_cli
 from .cards import card_pool
 from .decks import check_deck
 from .rules import (
@@ -472,6 +473,7 @@ spec.render_panel = render_panel
 spec.agents["heuristic"] = HeuristicAgent
 spec.default_agent = "heuristic"
 spec.check_deck = check_deck
+spec.campaign_runner = run_campaign_cli  # tcgcore campaign arkham_card … (A980)
 
 
 @tcgcore.hookimpl

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+import msgspec
+
 import tcgcore
 from tcgcore import Engine, Event, Option, Trigger
 
@@ -88,13 +90,47 @@ def cdef(state: ArkhamState, code: str) -> CardDef:
 
 def dof(state: ArkhamState, cid: int) -> CardDef:
     """The definition of card instance ``cid``."""
-    code = state.cards[cid].code
+    card = state.cards[cid]
+    code = card.code
     extra = state.extra_defs
     if extra:
         d = extra.get(code)
         if d is not None:
             return d
-    return _POOL[code]
+    if card.counters and card.counters.get("blank"):
+        return _blank(_POOL[code])  # Mind Wipe (A978.6)
+    d = _POOL[code]
+    if d.type_code == "investigator" and card.zone.startswith("play.") and \
+            investigator_blank(state, int(card.zone[5:])):
+        return _blank_investigator(d)  # Stubborn Detective (A976.5)
+    return d
+
+
+def investigator_blank(state: ArkhamState, seat: int) -> bool:
+    """Whether the investigator card of ``seat`` has a blank text box: its own Stubborn
+    Detective is at its location (A976.5)."""
+    loc = state.inv[seat].location
+    if loc < 0:
+        return False
+    for eid in enemies_at(state, loc):  # engaged ones included
+        card = state.cards[eid]
+        d = (state.extra_defs.get(card.code) if state.extra_defs else None) or \
+            _POOL[card.code]
+        if card.owner == seat and "blank_bearer" in d.keywords:
+            return True
+    return False
+
+
+def _blank(d: CardDef) -> CardDef:
+    """``d`` with a blank text box: traits and printed numbers stay (A978.6)."""
+    return msgspec.structs.replace(d, keywords=(), forced={}, abilities=(), spawn="",
+                                   prey="", revelation=())
+
+
+def _blank_investigator(d: CardDef) -> CardDef:
+    """An investigator card with a blank text box: no abilities, no elder sign effect,
+    no bonuses (A976.5)."""
+    return msgspec.structs.replace(d, abilities=(), elder_sign=None, bonus={})
 
 
 def playing(state: ArkhamState, seat: int) -> bool:
@@ -183,6 +219,8 @@ def skill_value(state: ArkhamState, seat: int, skill: str) -> int:
             b = dof(state, cid).bonus.get(skill)
             if b:
                 base += b
+    if inv.limits and inv.limits.get(f"skill:{skill}:phase"):
+        base += inv.limits[f"skill:{skill}:phase"]  # Encyclopedia (A978.3)
     if inv.limits and skill in ("combat", "agility") and \
             inv.limits.get("flag:mind_over_matter:round"):
         base = max(base, skill_value(state, seat, "intellect"))  # Mind over Matter
@@ -926,6 +964,8 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
     for cid in sources:
         code = cards[cid].code
         d = (extra.get(code) if extra else None) or _POOL[code]
+        if cid == inv.card and d.abilities and investigator_blank(state, seat):
+            continue  # Stubborn Detective (A976.5)
         if not d.abilities:
             continue
         if d.type_code == "location" and not is_revealed(state, cid):
@@ -1040,6 +1080,9 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
     for s in seats:
         state.inv[s].limits = {k: v for k, v in state.inv[s].limits.items()
                                if not k.endswith((":round", ":turn", ":phase"))}
+    for card in state.cards:
+        if card.counters and "blank" in card.counters:
+            del card.counters["blank"]  # Mind Wipe ends (A978.6)
     state.group_limits = {k: v for k, v in state.group_limits.items()
                           if not k.endswith(("_round", "_turn", "_phase"))}
     steps: list[tcgcore.Step] = [EngageCheck(enemy=c) for c in readied if is_enemy(state, c)]
@@ -1214,7 +1257,7 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
                                              source=cid, label=f"{name_of(state, cid)}: forced"))
             if "horror" in hits:
                 inv = state.inv[seat]
-                d = cdef(state, inv.code)
+                d = dof(state, inv.card)  # blank under Stubborn Detective
                 for idx, ab in enumerate(d.abilities):
                     if ab.kind == "reaction" and ab.trigger == "after_horror" and \
                             _ability_payable(state, seat, inv.card, ab) and \
@@ -1245,7 +1288,7 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
                                              source=cid, optional=True,
                                              label=f"Investigator {seat}: play {hd.name}"))
             inv = state.inv[seat]
-            d = cdef(state, inv.code)
+            d = dof(state, inv.card)  # blank under Stubborn Detective
             for idx, ab in enumerate(d.abilities):
                 if ab.kind == "reaction" and ab.trigger == "after_defeat_enemy":
                     if not _ability_payable(state, seat, inv.card, ab):

@@ -21,7 +21,6 @@ from .rules import (
     _threat_keyword,
     _traits,
     card_cost,
-    cdef,
     discard_card,
     dof,
     doom_in_play,
@@ -194,7 +193,21 @@ def _reveal_token(eng: Eng, step: RevealToken) -> None:
     test = state.test
     if test is None or test.auto:
         return  # A504.3: an automatic result reveals no token
+    if state.inv[test.seat].limits.get("flag:will_to_survive:turn"):
+        eng.emit("no_token", player=test.seat)  # Will to Survive (A978.8)
+        return
     token = pick_token(eng)
+    statue = _statue(state, test.seat)
+    if statue >= 0:  # Grotesque Statue (A978.7): reveal 2, keep the better one
+        other = pick_token(eng)
+        counters = state.cards[statue].counters
+        counters["uses"] = counters.get("uses", 0) - 1
+        eng.emit("statue_used", player=test.seat, card=statue,
+                 data={"first": token, "second": other})
+        if _token_rank(state, test.seat, other) > _token_rank(state, test.seat, token):
+            token = other
+        if counters["uses"] <= 0:
+            discard_card(eng, statue)
     test.tokens.append(token)
     eng.emit("token_revealed", player=test.seat, data={"token": token})
     eff = _token_effect(state, test.seat, token)
@@ -206,12 +219,34 @@ def _reveal_token(eng: Eng, step: RevealToken) -> None:
             run_effects(eng, test.seat, eff.on_reveal)
 
 
+def _statue(state: ArkhamState, seat: int) -> int:
+    """A charged Grotesque Statue the investigator controls (-1: none)."""
+    for cid in state.zones[f"play.{seat}"].cards:
+        if "grotesque_statue" in dof(state, cid).keywords and \
+                state.cards[cid].counters.get("uses", 0) > 0:
+            return cid
+    return -1
+
+
+def _token_rank(state: ArkhamState, seat: int, token: str) -> int:
+    """How good a token is for the tester (the statue keeps the better one)."""
+    if token == "auto_fail":
+        return -100
+    eff = _token_effect(state, seat, token)
+    if eff is not None and eff.auto_fail:
+        return -100
+    if token == "elder_sign":
+        return 100 + token_modifier(state, seat, token)
+    return token_modifier(state, seat, token) - (10 if eff is not None and
+                                                (eff.on_reveal or eff.on_fail) else 0)
+
+
 def _token_effect(state: ArkhamState, seat: int, token: str) -> Any:
     if token == "elder_sign":
         threat = state.zones[f"threat.{seat}"].cards
         if threat and any("necronomicon" in dof(state, c).keywords for c in threat):
             return _AUTO_FAIL  # The Necronomicon
-        return cdef(state, state.inv[seat].code).elder_sign
+        return dof(state, state.inv[seat].card).elder_sign  # blank: none (A976.5)
     return state.tokens.get(token)
 
 
@@ -341,11 +376,22 @@ def _would_fail_answer(eng: Eng, step: WouldFailAnswer) -> None:
     d = dof(state, cid)
     state.inv[test.seat].resources -= card_cost(state, cid)
     eng.move(cid, "resolving", kind="played")
+    rest: list[Effect] = []
     for e in d.effects:
         if e.op == "test_bonus":
             test.skill_bonus += e.amount
+        elif e.op == "flip_negative":  # Sure Gamble (A978.5): -X becomes +X
+            for tok in test.tokens:
+                mod = token_modifier(state, test.seat, tok)
+                if mod < 0:
+                    test.skill_bonus -= 2 * mod
+        else:
+            rest.append(e)
     discard_card(eng, cid)
-    eng.push(DetermineResult())
+    if rest:  # Lucky! (2): then draw 1 card
+        eng.push(Effects(seat=test.seat, effects=tuple(rest), source=cid), DetermineResult())
+    else:
+        eng.push(DetermineResult())
 
 
 @spec.handles(ApplyResults)
@@ -383,8 +429,10 @@ def _apply_results(eng: Eng, step: ApplyResults) -> None:
             for cid in test.committed:
                 cd = dof(state, cid)
                 extra += sum(e.amount for e in cd.on_success if e.op == "attack_bonus")
-            steps.append(DamageEnemy(enemy=test.target, amount=1 + test.damage_bonus + extra,
-                                     seat=seat))
+            amount = 1 + test.damage_bonus + extra
+            if src_ab is not None and src_ab.margin_is_damage:  # Shotgun (A978.2)
+                amount = min(5, max(1, test.margin)) + extra
+            steps.append(DamageEnemy(enemy=test.target, amount=amount, seat=seat))
         elif test.kind == "evade":
             steps.append(Effects(seat=seat, effects=(Effect(op="evaded", amount=test.target),)))
         if test.on_success:
@@ -408,7 +456,10 @@ def _apply_results(eng: Eng, step: ApplyResults) -> None:
             other = engaged_seat(state, target)
             if other >= 0 and other != seat and not has_kw(dof(state, target), "massive"):
                 # A413.3: the attack's damage goes to the investigator engaged with it
-                steps.append(Harm(seat=other, damage=1 + test.damage_bonus, source=test.source))
+                hit = 1 + test.damage_bonus
+                if src_ab is not None and src_ab.margin_is_damage:
+                    hit = min(5, max(1, fail_by))  # Shotgun (A978.2)
+                steps.append(Harm(seat=other, damage=hit, source=test.source))
     steps += _asset_test_reactions(eng, test)
     if test.source >= 0 and any(t in _SYMBOLS for t in test.tokens):
         sd = dof(state, test.source)
@@ -420,6 +471,8 @@ def _apply_results(eng: Eng, step: ApplyResults) -> None:
                                  source=test.source))  # Baseball Bat
         if sd.symbol_lose_action:
             steps.append(Effects(seat=seat, effects=(Effect(op="lose_actions", amount=1),)))
+        if sd.symbol_horror:  # Blinding Light (2)
+            steps.append(Harm(seat=seat, horror=sd.symbol_horror, source=test.source))
     for tok in test.tokens:
         eff = _token_effect(state, seat, tok)
         if eff is None:

@@ -1,0 +1,72 @@
+"""Measure seeded Night of the Zealot campaigns played by the heuristic agent through the
+campaign runner (A980): resolution of each scenario, experience earned and spent by the
+upgrade policy, trauma and killed/insane investigators.
+
+Only The Gathering is implemented so far, so a campaign is The Gathering followed by the
+upgrade step.
+
+Usage::
+
+    python plugins/arkham_card/scripts/campaigns.py [--campaigns 200] [--seed 0]
+                                                    [--deck roland --deck agnes]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import time
+from collections import Counter
+
+from tcgcore_arkham_card import card_pool
+from tcgcore_arkham_card.campaign_runner import CAMPAIGNS, run_campaign, start_campaign
+
+import tcgcore
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--campaigns", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--deck", action="append", default=[])
+    p.add_argument("--difficulty", default="standard")
+    args = p.parse_args()
+    decks = args.deck or ["roland", "agnes"]
+    start = time.perf_counter()
+    results: Counter[str] = Counter()
+    levels = unspent = killed = trauma = lost = 0
+    for i in range(args.campaigns):
+        seed = args.seed + i
+        camp = start_campaign(decks, difficulty=args.difficulty, seed=seed)
+        after, played = run_campaign(camp, list(CAMPAIGNS["night_of_the_zealot"]), seed=seed,
+                                     out=io.StringIO(), inp=io.StringIO())
+        for code, res in played:
+            results[f"{code}:{res}"] += 1
+        lost += after.lost
+        for inv in after.investigators:
+            killed += inv.killed or inv.insane
+            trauma += inv.physical + inv.mental
+        for inv in after.investigators:
+            levels += sum(card_pool()[c].xp or 0 for c in inv.deck)
+            unspent += inv.xp
+    n = args.campaigns
+    seats = n * len(decks)
+    print(f"Night of the Zealot ({'+'.join(decks)}, {args.difficulty}), {n} campaigns, "
+          f"seeds {args.seed}..{args.seed + n - 1}, heuristic agent, upgrade policy A979.2")
+    print()
+    print("| Scenario: resolution | campaigns | rate [95% CI] |")
+    print("|---|---|---|")
+    for key in sorted(results):
+        k = results[key]
+        rate, lo, hi = tcgcore.wilson_interval(k, n)
+        print(f"| {key} | {k} | {100 * rate:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}] |")
+    print()
+    print(f"per investigator seat at the end: {levels / seats:.2f} levels of experience cards "
+          f"in the deck, {unspent / seats:.2f} unspent experience, {trauma / seats:.2f} trauma; "
+          f"killed or insane: {killed} of {seats} seats (replaced before a next scenario); "
+          f"campaigns lost: {lost}")
+    print(f"({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,291 @@
+"""Playing a campaign scenario after scenario (rules A980): AI or human seats, the
+campaign log carried over, a readable summary after each scenario, the deck upgrade
+step, a state file saved after each scenario, and ArkhamDB deck export at the end.
+
+``tcgcore campaign arkham_card night_of_the_zealot --deck roland [--deck FILE …]`` runs
+:func:`run_campaign_cli` (the game's ``campaign_runner`` hook).
+
+Only The Gathering (01104) of Night of the Zealot is implemented so far; the runner
+plays the scenarios listed in :data:`CAMPAIGNS` and says which ones are still missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TextIO
+
+import tcgcore
+
+from .agent import HeuristicAgent
+from .campaign import (
+    Campaign,
+    CampaignInvestigator,
+    available_investigators,
+    buy_card,
+    check_lost,
+    record_scenario,
+    replace_investigator,
+    scenario_options,
+)
+from .campaign_tools import (
+    _purchases,
+    export_deck,
+    load_campaign_file,
+    save_campaign,
+    upgrade_policy,
+)
+from .cards import card_pool, load_scenario
+from .decks import STARTERS, deck_codes, load_deck, starter_deck
+
+__all__ = ["CAMPAIGNS", "MISSING", "SaveRequested", "TextAgent", "run_campaign",
+           "run_campaign_cli", "start_campaign"]
+
+#: Implemented scenarios of each campaign, in order.
+CAMPAIGNS: dict[str, tuple[str, ...]] = {"night_of_the_zealot": ("01104",)}
+#: Scenarios of each campaign not implemented yet (named in the summary).
+MISSING: dict[str, tuple[str, ...]] = {
+    "night_of_the_zealot": ("The Midnight Masks (01120)", "The Devourer Below (01142)")}
+
+
+class SaveRequested(Exception):
+    """A person typed ``save`` during a scenario (A980.6)."""
+
+
+class TextAgent:
+    """A person at the terminal: prints the choice and its numbered options and reads
+    the numbers (or keys) of the chosen options, separated by spaces; ``save`` during a
+    scenario saves the campaign with the scenario in progress and stops."""
+
+    def __init__(self, out: TextIO, inp: TextIO) -> None:
+        self.out = out
+        self.inp = inp
+        self.can_save = False
+
+    def decide(self, match: tcgcore.Match[Any], choice: tcgcore.Choice) -> list[str]:
+        """Ask until the answer is a legal selection."""
+        return self.ask(choice)
+
+    def ask(self, choice: tcgcore.Choice) -> list[str]:
+        """Print ``choice`` and read a legal selection."""
+        for _ in range(100):
+            self.out.write(f"\n[seat {choice.player}] {choice.prompt}\n")
+            for i, o in enumerate(choice.options):
+                self.out.write(f"  {i + 1}. {o.label} ({o.key})\n")
+            self.out.write("> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise tcgcore.OptionsError("arkham_card: input ended during the campaign")
+            if line.strip() == "save" and self.can_save and \
+                    choice.kind not in ("upgrade", "story_asset"):
+                raise SaveRequested
+            picked: list[str] = []
+            for word in line.split():
+                if word.isdigit() and 1 <= int(word) <= len(choice.options):
+                    picked.append(choice.options[int(word) - 1].key)
+                elif word in choice.keys:
+                    picked.append(word)
+            if choice.min <= len(picked) <= choice.max:
+                return picked
+            self.out.write(f"choose {choice.min} to {choice.max} option(s)\n")
+        raise tcgcore.OptionsError("arkham_card: no legal answer given")
+
+
+def start_campaign(decks: list[str], *, difficulty: str = "standard",
+                   seed: int = 1) -> Campaign:
+    """A new campaign from deck values (starter names or ArkhamDB JSON text); each
+    ``01000`` becomes a basic weakness drawn once, with ``seed`` (A980.1)."""
+    rng = tcgcore.Rng.from_seed(seed)
+    invs = []
+    for value in decks:
+        deck = load_deck(value)
+        invs.append(CampaignInvestigator(code=deck.investigator, deck=deck_codes(deck, rng)))
+    if len({i.code for i in invs}) != len(invs) or not 1 <= len(invs) <= 4:
+        raise tcgcore.OptionsError("arkham_card: 1 to 4 decks of different investigators")
+    return Campaign(difficulty=difficulty, investigators=invs)
+
+
+def _replace_retired(camp: Campaign, seed: int) -> Campaign:
+    """A killed or insane investigator is replaced by the first unused core investigator
+    with its starter deck (A954.2); none left: the campaign is lost (A954.3)."""
+    for seat, inv in enumerate(camp.investigators):
+        if not (inv.killed or inv.insane):
+            continue
+        free = [c for c in available_investigators(camp) if c in STARTERS]
+        if not free:
+            return check_lost(camp)
+        deck = deck_codes(starter_deck(free[0]), tcgcore.Rng.from_seed(seed + seat))
+        camp = replace_investigator(camp, seat, free[0], deck)
+    return camp
+
+
+def _summary(camp: Campaign, code: str, result: tcgcore.Result, out: TextIO) -> None:
+    pool = card_pool()
+    res = result.detail.get("resolution", "R-none")
+    out.write(f"\n=== {load_scenario(code).name}: resolution {res} "
+              f"({result.detail.get('outcome', '')}) ===\n")
+    out.write(f"victory display: {result.detail.get('victory', 0)}\n")
+    for inv in camp.investigators:
+        state = "killed" if inv.killed else "insane" if inv.insane else "active"
+        out.write(f"  {pool[inv.code].name}: {inv.xp} experience, trauma "
+                  f"{inv.physical} physical / {inv.mental} mental, {state}"
+                  + (f", story: {', '.join(pool[s].name for s in inv.story)}"
+                     if inv.story else "") + "\n")
+    live = [e for e in camp.log if e not in camp.crossed]
+    out.write("campaign log: " + ("; ".join(live) if live else "(empty)") + "\n")
+
+
+def _story_choices(before: Campaign, after: Campaign, humans: frozenset[int],
+                   agent: TextAgent) -> Campaign:
+    """A story asset earned by a resolution (Lita Chantler) may be declined (A980.5): a
+    human seat answers a choice, an AI seat keeps it."""
+    pool = card_pool()
+    for seat, inv in enumerate(after.investigators):
+        new = [c for c in inv.story if c not in before.investigators[seat].story]
+        for code in new:
+            if seat not in humans:
+                continue
+            choice = tcgcore.Choice(
+                player=seat, kind="story_asset",
+                prompt=f"{pool[inv.code].name} earns {pool[code].name}: add it to the deck?",
+                options=[tcgcore.Option(key="keep", label=f"Add {pool[code].name}"),
+                         tcgcore.Option(key="decline", label="Decline")])
+            if agent.ask(choice) == ["decline"]:
+                inv.story.remove(code)
+    return after
+
+
+def _human_upgrades(camp: Campaign, seat: int, agent: TextAgent) -> Campaign:
+    pool = card_pool()
+    for _ in range(40):
+        inv = camp.investigators[seat]
+        buys = [p for p in _purchases(camp, seat) if p[1] <= inv.xp]
+        if not buys or inv.killed or inv.insane:
+            return camp
+        opts = [tcgcore.Option(key="done", label="Keep the deck")]
+        for i, (_, cost, add, remove) in enumerate(buys):
+            what = f"upgrade to {pool[add].name} ({add})" if remove is None else \
+                f"buy {pool[add].name} ({add}) for {pool[remove].name}"
+            opts.append(tcgcore.Option(key=f"buy{i}", label=f"{what}, {cost} xp"))
+        choice = tcgcore.Choice(player=seat, kind="upgrade", options=opts,
+                                prompt=f"{pool[inv.code].name}: {inv.xp} experience to spend")
+        key = agent.ask(choice)[0]
+        if key == "done":
+            return camp
+        _, _, add, remove = buys[int(key[3:])]
+        camp = buy_card(camp, seat, add, remove)
+    return camp
+
+
+def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
+                 humans: frozenset[int] = frozenset(), out: TextIO, inp: TextIO,
+                 save: Path | None = None, max_decisions: int = 5000,
+                 stop_after: int | None = None,
+                 match_json: str = "") -> tuple[Campaign, list[tuple[str, str]]]:
+    """Play ``remaining`` scenarios in order (A980.2).
+
+    ``match_json`` continues a scenario in progress (the first of ``remaining``);
+    ``stop_after`` stops the current scenario after that many decisions and, with
+    ``save``, writes it into the state file (A980.6).
+
+    Returns:
+        The campaign afterwards and ``(scenario, resolution)`` for each scenario played.
+    """
+    played: list[tuple[str, str]] = []
+    text = TextAgent(out, inp)
+    text.can_save = save is not None
+    todo = list(remaining)
+    while todo and not camp.lost:
+        code = todo[0]
+        if match_json:  # a scenario in progress (A980.6)
+            match = tcgcore.Match.from_json(match_json, game="arkham_card")
+            match_json = ""
+        else:
+            camp = _replace_retired(camp, seed + 97 * len(camp.played))
+            if camp.lost:
+                break
+            match = tcgcore.new_match("arkham_card", seed=seed + len(camp.played),
+                                      players=len(camp.investigators),
+                                      **scenario_options(camp, code))
+        n = len(camp.investigators)
+        agents: dict[int, tcgcore.Agent] = {
+            s: (text if s in humans else HeuristicAgent(seed * 31 + s + len(match.decisions)))
+            for s in range(n)}
+        limit = max_decisions if stop_after is None else min(max_decisions, stop_after)
+        try:
+            tcgcore.play_out(match, agents, max_decisions=limit)
+        except SaveRequested:
+            stop_after = 0
+        result = match.result
+        if result is None and stop_after is not None and save is not None:
+            save.write_bytes(save_campaign(camp, todo, match.to_json().decode()))
+            out.write(f"stopped during {load_scenario(code).name}; campaign saved to {save}\n")
+            return camp, played
+        if result is None:
+            raise tcgcore.EngineError(f"arkham_card: {code} did not finish in "
+                                      f"{limit} decisions")
+        before = camp
+        camp = record_scenario(camp, result, scenario=code)
+        camp = _story_choices(before, camp, humans, text)
+        camp = check_lost(camp)
+        todo.pop(0)
+        played.append((code, str(result.detail.get("resolution", "R-none"))))
+        _summary(camp, code, result, out)
+        for s in range(n):  # the upgrade step (A980.3)
+            camp = _human_upgrades(camp, s, text) if s in humans else upgrade_policy(camp, s)
+        if save is not None:
+            save.write_bytes(save_campaign(camp, todo))
+            out.write(f"campaign saved to {save}\n")
+    return camp, played
+
+
+def run_campaign_cli(argv: list[str], out: TextIO, inp: TextIO) -> int:
+    """``tcgcore campaign arkham_card NAME --deck D … [--difficulty D] [--seed N]
+    [--human SEAT …] [--save FILE] [--resume FILE] [--export DIR]``."""
+    p = argparse.ArgumentParser(prog="tcgcore campaign arkham_card")
+    p.add_argument("name", choices=sorted(CAMPAIGNS))
+    p.add_argument("--deck", action="extend", nargs="+", default=[], metavar="FILE",
+                   help="an ArkhamDB deck file or a starter deck name, one per investigator")
+    p.add_argument("--difficulty", default="standard",
+                   choices=["easy", "standard", "hard", "expert"])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--human", type=int, nargs="+", default=[], metavar="SEAT")
+    p.add_argument("--save", metavar="FILE", help="campaign state file written after each scenario")
+    p.add_argument("--resume", metavar="FILE", help="continue a saved campaign")
+    p.add_argument("--export", metavar="DIR", help="write each deck as ArkhamDB JSON at the end")
+    p.add_argument("--stop-after", type=int, default=None, metavar="N",
+                   help="with --save: stop the scenario after N decisions and save it")
+    args = p.parse_args(argv)
+    match_json = ""
+    if args.resume:
+        saved = load_campaign_file(Path(args.resume).read_bytes())
+        camp, remaining, match_json = saved.campaign, list(saved.remaining), saved.match
+    else:
+        if not args.deck:
+            p.error("give one --deck per investigator (or --resume FILE)")
+        values = []
+        for d in args.deck:
+            path = Path(d)
+            values.append(path.read_text(encoding="utf-8") if path.is_file() else d)
+        camp = start_campaign(values, difficulty=args.difficulty, seed=args.seed)
+        remaining = list(CAMPAIGNS[args.name])
+    camp, _ = run_campaign(camp, remaining, seed=args.seed, humans=frozenset(args.human),
+                           out=out, inp=inp, save=Path(args.save) if args.save else None,
+                           stop_after=args.stop_after, match_json=match_json)
+    if args.save and load_campaign_file(Path(args.save).read_bytes()).match:
+        return 0  # stopped during a scenario; --resume continues it
+    missing = MISSING.get(args.name, ())
+    if camp.lost:
+        out.write("\nThe campaign is lost.\n")
+    elif missing:
+        out.write("\nNot implemented yet, so the campaign stops here: "
+                  + ", ".join(missing) + ".\n")
+    if args.export:
+        folder = Path(args.export)
+        folder.mkdir(parents=True, exist_ok=True)
+        for s, inv in enumerate(camp.investigators):
+            target = folder / f"{s}_{inv.code}.json"
+            target.write_text(export_deck(camp, s), encoding="utf-8")
+            out.write(f"deck of seat {s} exported to {target}\n")
+    return 0

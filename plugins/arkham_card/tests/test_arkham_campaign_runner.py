@@ -1,0 +1,164 @@
+"""Campaign play from the command line: AI and human seats, the summary, the upgrade
+step, the state file and deck export (A980)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from tcgcore_arkham_card.campaign import Campaign
+from tcgcore_arkham_card.campaign_runner import (
+    TextAgent,
+    _human_upgrades,
+    _replace_retired,
+    run_campaign,
+    start_campaign,
+)
+from tcgcore_arkham_card.campaign_tools import load_campaign, save_campaign
+from tcgcore_arkham_card.decks import parse_deck
+from tcgcore_arkham_card.plugin import spec
+
+
+def _cli(*argv: str, inp: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    assert spec.campaign_runner is not None
+    code = spec.campaign_runner(list(argv), out, io.StringIO(inp))
+    return code, out.getvalue()
+
+
+def test_A980_1_start_campaign_draws_weaknesses_once() -> None:
+    a = start_campaign(["roland", "agnes"], seed=4)
+    b = start_campaign(["roland", "agnes"], seed=4)
+    assert a == b and [i.code for i in a.investigators] == ["01001", "01004"]
+    assert all("01000" not in i.deck for i in a.investigators)
+    assert all(len(i.deck) == 30 + 2 + 1 for i in a.investigators)
+
+
+def test_A980_2_A980_7_seeded_campaign_plays_saves_and_exports(tmp_path: Path) -> None:
+    save = tmp_path / "camp.json"
+    code, text = _cli("night_of_the_zealot", "--deck", "roland", "wendy",
+                      "--seed", "3", "--save", str(save), "--export", str(tmp_path / "decks"))
+    assert code == 0
+    assert "=== The Gathering: resolution" in text and "campaign log:" in text
+    assert "Not implemented yet" in text
+    camp, remaining = load_campaign(save.read_bytes())
+    assert remaining == [] and camp.played and camp.played[0].startswith("01104:")
+    exported = sorted((tmp_path / "decks").iterdir())
+    assert [p.name for p in exported] == ["0_01001.json", "1_01005.json"]
+    deck = parse_deck(exported[0].read_text(encoding="utf-8"))
+    assert sum(deck.slots.values()) == len(camp.investigators[0].deck) + \
+        len(camp.investigators[0].story)
+    # the same seed gives the same campaign
+    save2 = tmp_path / "camp2.json"
+    _cli("night_of_the_zealot", "--deck", "roland", "--deck", "wendy", "--seed", "3",
+         "--save", str(save2))
+    assert load_campaign(save2.read_bytes())[0] == camp
+
+
+def test_A980_2_resume_plays_the_remaining_scenarios(tmp_path: Path) -> None:
+    camp = start_campaign(["daisy"], seed=2)
+    path = tmp_path / "c.json"
+    path.write_bytes(save_campaign(camp, ["01104"]))
+    code, text = _cli("night_of_the_zealot", "--resume", str(path), "--save", str(path))
+    assert code == 0 and "The Gathering" in text
+    back, remaining = load_campaign(path.read_bytes())
+    assert remaining == [] and len(back.played) == 1
+
+
+def test_A980_3_human_upgrade_step_and_text_agent() -> None:
+    camp = start_campaign(["roland"], seed=1)
+    camp.investigators[0].xp = 3
+    out = io.StringIO()
+    agent = TextAgent(out, io.StringIO("x\n2\n1\n"))  # a bad answer, one purchase, done
+    after = _human_upgrades(camp, 0, agent)
+    assert after.investigators[0].xp < 3 and "Keep the deck" in out.getvalue()
+    assert "choose 1 to 1" in out.getvalue()
+
+
+def test_A980_2_no_scenarios_left_changes_nothing() -> None:
+    camp = Campaign()
+    after, played = run_campaign(camp, [], out=io.StringIO(), inp=io.StringIO())
+    assert after == camp and played == []
+
+
+def test_A980_4_missing_deck_is_an_error() -> None:
+    try:
+        _cli("night_of_the_zealot")
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:  # pragma: no cover
+        raise AssertionError("expected a usage error")
+
+
+def test_A980_2_a_lost_campaign_stops() -> None:
+    camp = start_campaign(["roland"], seed=1)
+    camp.lost = True
+    after, played = run_campaign(camp, ["01104"], out=io.StringIO(), inp=io.StringIO())
+    assert played == [] and after.lost
+    assert isinstance(json.loads(save_campaign(after)), dict)
+
+
+def test_A980_2_killed_investigator_is_replaced_before_the_next_scenario() -> None:
+    camp = start_campaign(["roland"], seed=1)
+    camp.investigators[0].killed = True
+    camp.retired.append("01001")
+    after = _replace_retired(camp, 1)
+    inv = after.investigators[0]
+    assert inv.code == "01002" and inv.xp == 0 and not inv.killed
+    assert not after.lost
+
+
+def test_A980_5_lita_may_be_declined_by_a_human_lead() -> None:
+    from tcgcore_arkham_card.campaign import record_scenario
+    from tcgcore_arkham_card.campaign_runner import _story_choices
+
+    import tcgcore
+
+    camp = start_campaign(["roland"], seed=1)
+    result = tcgcore.Result(winners=[], reason="resolution",
+                            detail={"resolution": "R-none", "victory": 0, "lead": 0})
+    after = record_scenario(camp, result, scenario="01104")
+    assert after.investigators[0].story == ["01117"]
+    out = io.StringIO()
+    declined = _story_choices(camp, after, frozenset({0}), TextAgent(out, io.StringIO("2\n")))
+    assert declined.investigators[0].story == [] and "Lita Chantler" in out.getvalue()
+    after = record_scenario(camp, result, scenario="01104")
+    kept = _story_choices(camp, after, frozenset(), TextAgent(out, io.StringIO("")))
+    assert kept.investigators[0].story == ["01117"]  # an AI lead keeps her
+
+
+def test_A980_2_text_agent_answers_match_choices() -> None:
+    import tcgcore
+
+    m = tcgcore.new_match("arkham_card", seed=1)
+    choice = m.pending
+    assert choice is not None
+    out = io.StringIO()
+    picked = TextAgent(out, io.StringIO(f"{choice.options[0].key}\n")).decide(m, choice)
+    assert picked == [choice.options[0].key] and choice.prompt in out.getvalue()
+
+
+def test_A980_6_save_during_a_scenario_and_resume(tmp_path: Path) -> None:
+    from tcgcore_arkham_card.campaign_tools import load_campaign_file
+
+    path = tmp_path / "mid.json"
+    code, text = _cli("night_of_the_zealot", "--deck", "roland", "--seed", "3",
+                      "--save", str(path), "--stop-after", "40")
+    assert code == 0 and "stopped during The Gathering" in text
+    saved = load_campaign_file(path.read_bytes())
+    assert saved.remaining == ["01104"] and saved.match and not saved.campaign.played
+    code, text = _cli("night_of_the_zealot", "--resume", str(path), "--save", str(path))
+    assert code == 0 and "=== The Gathering" in text
+    done = load_campaign_file(path.read_bytes())
+    assert done.remaining == [] and not done.match and len(done.campaign.played) == 1
+
+
+def test_A980_6_a_human_types_save(tmp_path: Path) -> None:
+    from tcgcore_arkham_card.campaign_tools import load_campaign_file
+
+    path = tmp_path / "h.json"
+    code, text = _cli("night_of_the_zealot", "--deck", "agnes", "--human", "0",
+                      "--save", str(path), inp="save\n")
+    assert code == 0 and "stopped during The Gathering" in text
+    assert load_campaign_file(path.read_bytes()).match

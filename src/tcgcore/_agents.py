@@ -70,7 +70,7 @@ def make_agent(spec: GameSpec[Any], name: str, seed: int) -> Agent:
         return RandomAgent(seed)
     factory: Callable[[int], Agent] | None = spec.agents.get(name)
     if factory is None:
-        known = ", ".join(["random", *sorted(spec.agents)])
+        known = ", ".join(sorted({"random", *spec.agents}))
         raise OptionsError(f"{spec.name}: unknown agent {name!r}; known agents: {known}")
     return factory(seed)
 

@@ -1124,8 +1124,9 @@ def _targets(eng: Eng, p: int, op: str, amount: int = 0) -> list[int]:
 
 
 def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
-    """Distinct codes in ``p``'s main deck that a search may find, in deck order (the
-    searching player looks through their own deck; keys name codes, never instance ids)."""
+    """Distinct codes in ``p``'s main deck that a search may find, sorted by code (the
+    searching player looks through their own deck; keys name codes, never instance ids, and
+    the order must not tell where in the hidden deck a card lies)."""
     path = rb_path(eng, p)
     state = eng.state
     defs = _code_defs(state)
@@ -1145,7 +1146,7 @@ def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
             ok = d.item_kind == "potion" if op == "search_potion" else d.card_type == "beyonder"
         if ok:
             seen.append(code)
-    return seen
+    return sorted(seen)
 
 
 @on(DoEffect)
@@ -1252,7 +1253,7 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
         if op == "seek":
             eng.move(cid, z("spirit", p), face_down=False, reveal=True, kind="sought")
         else:
-            eng.move(cid, z("hand", p), reveal=True, kind="searched")
+            eng.move(cid, z("hand", p), kind="searched")  # private: deck and hand are hidden
         eng.shuffle(deck)
         return
     cid = int(parts[1])

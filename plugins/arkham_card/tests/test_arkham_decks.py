@@ -232,3 +232,19 @@ def test_front_end_hooks_card_text_find_and_panel() -> None:
     joined = "\n".join(lines)
     for word in ("Round", "doom", "Act", "Chaos bag", "Roland Banks", "actions"):
         assert word in joined, word
+
+
+def test_A201_2_signature_cards_and_the_basic_weakness_come_once() -> None:
+    """A201.2: exactly the two signature cards and one random basic weakness ride along."""
+    from pathlib import Path
+
+    import tcgcore_arkham_card
+    from tcgcore_arkham_card.decks import check_deck
+
+    folder = Path(tcgcore_arkham_card.__file__).parent / "data" / "decks"
+    deck = json.loads((folder / "roland.json").read_text())
+    deck["slots"]["01006"] = 3
+    deck["slots"]["01000"] = 5
+    problems = check_deck(json.dumps(deck), "roland-edited.json")
+    assert any("01006" in p and "3 copies of a signature card" in p for p in problems)
+    assert any("01000" in p and "5 copies" in p for p in problems)

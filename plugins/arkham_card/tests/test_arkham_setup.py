@@ -200,3 +200,20 @@ def test_views_hide_forced_tokens_deck_order_and_hands() -> None:
     for zone in a.view(1).zones:
         if zone.id in ("deck.0", "hand.0", "encounter"):
             assert zone.cards == [] and zone.count > 0
+
+
+@pytest.mark.parametrize(("description", "message"), [
+    ([], "table"),
+    ({"investigators": [{"code": "t_inv_guard", "location": "t_loc_a"}],
+      "locations": [{"code": "t_loc_a"}], "enemies": [{"code": "t_ghoul", "engaged": 9}]},
+     r"enemies\[0\]\.engaged"),
+    ({"investigators": [{"code": "t_inv_guard", "location": "t_loc_a"}],
+      "locations": [{"code": "t_loc_a"}], "chaos_bag": []}, "at least one token"),
+    ({"investigators": [{"code": "t_inv_guard", "location": "t_loc_a"}],
+      "locations": [{"code": "t_loc_a"}], "lead": 9}, "lead 9"),
+])
+def test_A301_1_malformed_scenario_descriptions_are_options_errors(
+        description: Any, message: str) -> None:
+    """A301.1 (scenario builder input): malformed descriptions name the field at build time."""
+    with pytest.raises(tcgcore.OptionsError, match=message):
+        scenario(description)

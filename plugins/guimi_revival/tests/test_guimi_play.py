@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from tcgcore_guimi_revival import default_decks, get_pool
 from tcgcore_guimi_revival.agents import HeuristicAgent
@@ -272,3 +273,12 @@ def test_describe_covers_every_event_kind_of_a_game() -> None:
     for e in m.events_since(0):
         line = describe(m.state, e)
         assert line and "{" not in line, (e.kind, line)
+
+
+def test_a_save_with_an_unknown_card_code_is_refused() -> None:
+    """012.1 / saves: a hand-edited save naming a card the pool does not have is refused at load."""
+    m = new_match(5)
+    doc = msgspec.json.decode(m.to_json())
+    doc["state"]["cards"][3][1] = "zzz"
+    with pytest.raises(tcgcore.StateDecodeError, match="unknown code 'zzz'"):
+        tcgcore.Match.from_json(msgspec.json.encode(doc), registry=registry())

@@ -32,7 +32,12 @@ def scenario(description: dict[str, Any] | str, *, seed: int = 0) -> tcgcore.Mat
             description = tomllib.loads(description)
         except tomllib.TOMLDecodeError as exc:
             raise tcgcore.OptionsError(f"arkham_card: scenario TOML: {exc}") from None
-    n = len(description.get("investigators", []))
+    if not isinstance(description, dict):
+        raise tcgcore.OptionsError(
+            f"arkham_card: a scenario description is a table (dict) or TOML text, "
+            f"got {type(description).__name__}")
+    investigators = description.get("investigators", [])
+    n = len(investigators) if isinstance(investigators, list) else 0
     if not 1 <= n <= 4:
         raise tcgcore.OptionsError("arkham_card: a description needs 1 to 4 investigators")
     return tcgcore.new_match("arkham_card", seed=seed, players=n, scenario=description)

@@ -195,6 +195,9 @@ def deck_problems(deck: DeckList) -> list[str]:
                 owner = pool.get(who)
                 problems.append(f"{_label(code, d)}: only {owner.name if owner else who} "
                                 "may include it")
+            elif qty > max(1, d.deck_limit if code in inv.deck_requirements else 1):
+                problems.append(f"{_label(code, d)}: {qty} copies of a signature card "
+                                f"(the investigator brings exactly 1)")
             continue  # signature cards: outside class rules and deck size
         if d.is_weakness():
             if d.subtype_code == "basicweakness":
@@ -221,6 +224,9 @@ def deck_problems(deck: DeckList) -> list[str]:
         if deck.slots.get(req, 0) < 1:
             problems.append(f"{_label(req, pool.get(req))}: required card of {inv.name} is "
                             "missing")
+    if weaknesses > 1 and deck.slots.get(RANDOM_WEAKNESS, 0) > 1:
+        problems.append(f"{RANDOM_WEAKNESS} random basic weakness: {deck.slots[RANDOM_WEAKNESS]} "
+                        "copies (a deck takes 1)")
     if inv.deck_requirements and weaknesses < 1:
         problems.append(f"{RANDOM_WEAKNESS} random basic weakness: the deck needs a basic "
                         "weakness")

@@ -433,10 +433,16 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
                     acard.counters[k] = int(spec_a[k])
             if spec_a.get("exhausted"):
                 acard.exhausted = True
+    if not 0 <= desc.lead < len(desc.investigators):
+        raise tcgcore.OptionsError(f"{GAME}: lead {desc.lead} is not an investigator seat "
+                                   f"(0..{len(desc.investigators) - 1})")
     state.lead = desc.lead
-    for ed in desc.enemies:
+    for i, ed in enumerate(desc.enemies):
         _check_code(state, ed.code, "enemies")
         if ed.engaged is not None:
+            if not 0 <= ed.engaged < len(desc.investigators):
+                raise tcgcore.OptionsError(f"{GAME}: enemies[{i}].engaged: {ed.engaged} is not "
+                                           f"an investigator seat")
             zone = f"threat.{ed.engaged}"
         else:
             if ed.location not in locs:
@@ -463,6 +469,8 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
         for c in codes:
             _check_code(state, c, zone)
             eng.add_card(c, SCENARIO_OWNER, zone)
+    if desc.chaos_bag is not None and not desc.chaos_bag:
+        raise tcgcore.OptionsError(f"{GAME}: chaos_bag must hold at least one token")
     state.bag = list(desc.chaos_bag) if desc.chaos_bag is not None else \
         chaos_bag(state.difficulty)
     state.next_tokens = list(desc.tokens)

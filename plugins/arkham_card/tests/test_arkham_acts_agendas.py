@@ -9,6 +9,7 @@ from tcgcore_arkham_card.testkit import (
     desc,
     enemy,
     events,
+    investigator,
     keys,
     kind,
     loc,
@@ -22,9 +23,7 @@ DECK = ["t_guts"] * 12
 
 
 def inv(code: str = "t_inv_guard", **kw: object) -> dict[str, object]:
-    out: dict[str, object] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def test_A402_1_A213_1_mythos_places_one_doom_on_current_agenda() -> None:

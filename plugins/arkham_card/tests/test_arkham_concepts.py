@@ -11,6 +11,7 @@ from tcgcore_arkham_card.testkit import (
     desc,
     enemy,
     events,
+    investigator,
     keys,
     kind,
     loc,
@@ -25,9 +26,7 @@ DECK = ["t_guts"] * 12
 
 
 def inv(code: str = "t_inv_guard", **kw: object) -> dict[str, object]:
-    out: dict[str, object] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def test_A105_1_A208_1_card_types_and_weakness_subtypes() -> None:

@@ -14,6 +14,7 @@ from tcgcore_arkham_card.testkit import (
     desc,
     enemy,
     events,
+    investigator,
     keys,
     kind,
     pass_until,
@@ -25,9 +26,7 @@ DECK = ["01089"] * 6
 
 
 def inv(code: str = "01001", **kw: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def play(m: Any, code: str) -> None:

@@ -9,6 +9,7 @@ from tcgcore_arkham_card.testkit import (
     desc,
     enemy,
     events,
+    investigator,
     keys,
     kind,
     loc,
@@ -21,9 +22,7 @@ DECK = ["t_guts"] * 6
 
 
 def inv(code: str = "t_inv_guard", **kw: object) -> dict[str, object]:
-    out: dict[str, object] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def test_A701_1_A701_2_assigned_then_placed_at_once() -> None:

@@ -10,6 +10,7 @@ from tcgcore_arkham_card.testkit import (
     desc,
     enemy,
     events,
+    investigator,
     keys,
     kind,
     loc,
@@ -23,9 +24,7 @@ DECK = ["t_guts"] * 6
 
 
 def inv(code: str = "t_inv_guard", **kw: object) -> dict[str, object]:
-    out: dict[str, object] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def mythos(*cards: str, invs: list[dict[str, object]] | None = None,

@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.testkit import answer, codes_in, desc, enemy, events, keys, kind, st, who
+from tcgcore_arkham_card.testkit import (
+    answer,
+    codes_in,
+    desc,
+    enemy,
+    events,
+    investigator,
+    keys,
+    kind,
+    st,
+    who,
+)
 
 DECK = ["t_guts"] * 6
 
 
 def inv(code: str = "t_inv_guard", **kw: object) -> dict[str, object]:
-    out: dict[str, object] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def test_A501_1_A506_1_value_is_skill_plus_icons_plus_tokens() -> None:

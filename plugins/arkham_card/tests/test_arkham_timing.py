@@ -10,6 +10,7 @@ from tcgcore_arkham_card.testkit import (
     desc,
     enemy,
     events,
+    investigator,
     keys,
     kind,
     loc,
@@ -24,9 +25,7 @@ DECK = ["t_guts"] * 12
 
 
 def inv(code: str = "t_inv_guard", **kw: object) -> dict[str, object]:
-    out: dict[str, object] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def test_A902_1_A903_1_forced_first_and_lead_orders_simultaneous_effects() -> None:

@@ -15,6 +15,7 @@ from tcgcore_arkham_card.testkit import (
     desc,
     enemy,
     events,
+    investigator,
     keys,
     kind,
     pass_until,
@@ -29,9 +30,7 @@ XP_CODES = ["01026", "01027", "01028", "01029", "01040", "01041", "01042", "0104
 
 
 def inv(code: str = "01001", **kw: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"code": code, "location": "t_loc_a", "deck": DECK}
-    out.update(kw)
-    return out
+    return investigator(code, DECK, **kw)
 
 
 def play(m: Any, code: str) -> None:

@@ -90,6 +90,14 @@ def where(m: tcgcore.Match[Any], cid: int) -> int:
 ROOMS = ["t_loc_a", "t_loc_b", "t_loc_c", "t_loc_d"]
 
 
+def investigator(code: str, deck: list[str], /, **fields: Any) -> dict[str, Any]:
+    """An ``investigators`` entry of a scenario description: ``code`` at location
+    ``t_loc_a`` with ``deck`` (top first); ``fields`` add to or override any key."""
+    out: dict[str, Any] = {"code": code, "location": "t_loc_a", "deck": deck}
+    out.update(fields)
+    return out
+
+
 def desc(*investigators: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """A scenario description with rooms A–B–C–D in a row (all revealed) and the given
     investigators (default: one Test Guardian in room A); ``extra`` keys are added."""

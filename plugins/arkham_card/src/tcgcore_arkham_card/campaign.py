@@ -133,6 +133,7 @@ def scenario_options(campaign: Campaign, scenario: str = "test") -> dict[str, An
         "decks": [list(i.deck) + list(i.story) for i in invs],
         "trauma": [[i.physical, i.mental] for i in invs],
         "chaos_add": list(campaign.chaos_add),
+        "log": [e for e in campaign.log if e not in campaign.crossed],  # A952.3
     }
 
 
@@ -185,9 +186,17 @@ def record_scenario(campaign: Campaign, result: tcgcore.Result, *,
     earned = int(result.detail.get("victory", 0) or 0) + bonus
     c.played.append(f"{scenario}:{res}")
     sdef = load_scenario(scenario)
-    for entry in sdef.log.get(res, ()):
+    written = str(result.detail.get("log", "") or "")
+    entries = [e for e in written.split("; ") if e] if written else list(sdef.log.get(res, ()))
+    for entry in entries:
         if entry not in c.log:
-            c.log.append(entry)  # A952.1
+            c.log.append(entry)  # A952.1, A952.3
+    for entry in str(result.detail.get("cross_out", "") or "").split("; "):
+        if entry and entry not in c.crossed:
+            c.crossed.append(entry)  # A952.2
+    for token in str(result.detail.get("chaos_add", "") or "").split(","):
+        if token:
+            c.chaos_add.append(token)  # A957.1
     lead_seat = result.detail.get("lead")
     lead_idx = lead_seat if isinstance(lead_seat, int) and not isinstance(lead_seat, bool) \
         else 0
@@ -211,6 +220,9 @@ def record_scenario(campaign: Campaign, result: tcgcore.Result, *,
                 inv.mental += 1
             elif trauma == "killed":
                 inv.killed = True  # a resolution kills directly (The Gathering R3)
+        for code in str(result.detail.get(f"deck_add{s}", "") or "").split(","):
+            if code:
+                inv.deck.append(code)  # a weakness earned during the scenario (A956.8)
         d = _def(inv.code)
         if d.health is not None and inv.physical >= d.health:
             inv.killed = True

@@ -560,8 +560,20 @@ def _summary_detail(state: ArkhamState, detail: dict[str, tcgcore.Scalar]) -> No
         detail["xp"] = victory + sdef.xp_bonus[res]
         if sdef.lead_xp_bonus.get(res):
             detail["xp_lead_bonus"] = sdef.lead_xp_bonus[res]
-    if sdef.log.get(res):
-        detail["log"] = "; ".join(sdef.log[res])
+    entries = list(sdef.log.get(res, ())) + [e for e in state.log_out
+                                              if e not in sdef.log.get(res, ())]
+    if entries:
+        detail["log"] = "; ".join(entries)
+    if state.cross_out:
+        detail["cross_out"] = "; ".join(state.cross_out)
+    if state.chaos_add_out:
+        detail["chaos_add"] = ",".join(state.chaos_add_out)
+    per: dict[str, list[str]] = {}
+    for item in state.deck_add:
+        seat, _, code = item.partition(":")
+        per.setdefault(seat, []).append(code)
+    for seat, codes in per.items():
+        detail[f"deck_add{seat}"] = ",".join(codes)
 
 
 def _game_end_weaknesses(state: ArkhamState, seat: int) -> None:

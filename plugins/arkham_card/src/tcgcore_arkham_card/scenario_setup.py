@@ -39,7 +39,7 @@ DEFAULT_SCENARIO = "01104"
 
 #: Option names accepted by ``new_match("arkham_card", ...)``.
 OPTIONS = ("difficulty", "investigators", "scenario", "decks", "trauma", "lead", "chaos_add",
-           "mode")
+           "mode", "log")
 
 #: Night of the Zealot chaos bags by difficulty (A302.1–A302.4).
 BAGS: dict[str, tuple[str, ...]] = {
@@ -118,7 +118,8 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
     ``difficulty`` (easy/standard/hard/expert), ``investigators`` (codes, one per
     seat), ``scenario`` (built-in name, default ``"test"``, or a scenario description
     dict), ``decks`` (one list of codes per seat), ``trauma`` (``[physical, mental]`` per
-    seat), ``lead`` (seat).
+    seat), ``lead`` (seat), ``chaos_add`` (tokens added by earlier scenarios, A957.1),
+    ``log`` (the live campaign-log entries, strings, A952.3).
 
     Raises:
         tcgcore.OptionsError: naming the bad option.
@@ -128,6 +129,11 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
     if mode not in ("standalone", "campaign"):
         raise tcgcore.OptionsError(f"{GAME}: option 'mode' must be 'standalone' or 'campaign'")
     eng.state.mode = str(mode)
+    log = options.get("log", [])
+    if not isinstance(log, list) or not all(isinstance(e, str) for e in log):
+        raise tcgcore.OptionsError(f"{GAME}: option 'log' must list campaign-log entries "
+                                   "(strings)")
+    eng.state.campaign_log = list(log)
     scen = options.get("scenario", DEFAULT_SCENARIO)
     if isinstance(scen, dict):
         _build_description(eng, scen)

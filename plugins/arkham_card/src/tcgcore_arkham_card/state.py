@@ -505,6 +505,14 @@ class ArkhamState(tcgcore.GameState[ArkhamStep], kw_only=True):
         extra_trauma: ``"<seat>:<kind>"`` trauma from "when the game ends" effects
             (A705.2).
         deferred_tests: tests waiting for the current one to end (A501.2).
+        campaign_log: the live (not crossed-out) campaign-log entries the scenario was
+            started with (match option ``log``, A952.3); setups read them.
+        log_out: campaign-log entries this scenario writes in addition to its scenario
+            file's per-resolution entries (e.g. ``"cultists who got away: 01137"``).
+        cross_out: campaign-log entries this scenario crosses out (A952.2).
+        chaos_add_out: tokens added to the chaos bag for the rest of the campaign (A957.1).
+        deck_add: ``"<seat>:<code>"`` cards added to a deck for the rest of the campaign
+            (for example a Madness weakness, A956.7).
     """
 
     scenario: str = ""
@@ -528,3 +536,8 @@ class ArkhamState(tcgcore.GameState[ArkhamStep], kw_only=True):
     auras: list[int] = []
     extra_trauma: list[str] = []
     deferred_tests: list[SkillTest] = []
+    campaign_log: list[str] = []
+    log_out: list[str] = []
+    cross_out: list[str] = []
+    chaos_add_out: list[str] = []
+    deck_add: list[str] = []

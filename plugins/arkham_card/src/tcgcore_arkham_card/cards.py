@@ -354,7 +354,8 @@ def parse_cards(raw: bytes | str, *, source: str) -> dict[str, CardDef]:
 
 
 def load_cards(names: Iterable[str] = ("cards_test.json", "cards_gathering.json",
-                                        "cards_core.json"),
+                                        "cards_core.json", "cards_midnight.json",
+                                        "cards_devourer.json"),
                ) -> dict[str, CardDef]:
     """Load the plugin's built-in card data files (package ``data`` folder).
 

@@ -100,3 +100,89 @@ def test_campaign_dispatches_to_the_game_runner() -> None:
     code, text = _run("campaign", "arkham_card", "night_of_the_zealot", "--deck", "roland",
                       "--seed", "3")
     assert code == 0 and "The Gathering: resolution" in text
+
+
+def test_deck_and_decks_are_the_same_option(tmp_path: Path) -> None:
+    """``--deck`` and ``--decks`` both take comma-separated decks and may be repeated; seats
+    follow the command-line order; a file whose name has a comma stays whole."""
+    from tcgcore.cli import _game_options, build_parser
+
+    odd = tmp_path / "a,b.toml"
+    odd.write_text("x = 1")
+    for argv in (["--deck", "seer,hunter"], ["--decks", "seer", "--deck", "hunter"],
+                 ["--deck", "seer", "--decks", "hunter"]):
+        args = build_parser().parse_args(["play", "sparks", *argv])
+        assert _game_options(args)["decks"] == ["seer", "hunter"], argv
+    args = build_parser().parse_args(["play", "sparks", "--deck", str(odd), "--decks", "x,y"])
+    assert _game_options(args)["decks"] == ["x = 1", "x", "y"]
+
+
+def test_play_guimi_with_deck_spelling_and_wrong_count() -> None:
+    """Guimi takes ``--deck seer,hunter`` like ``--decks``; a wrong number of decks says how
+    to give them."""
+    code, text = _run("play", "guimi_revival", "--deck", "seer,hunter", "--max-decisions", "1")
+    assert code == 0 and "stopped after 1 decisions" in text
+    import contextlib
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code, _ = _run("play", "guimi_revival", "--deck", "seer", "--max-decisions", "1")
+    assert code == 2
+    assert "option decks must list 2 decks, one per seat (got 1 deck(s)); on the command " \
+           "line: --decks A,B" in err.getvalue()
+
+
+def _deck_check(tmp_path: Path, game: str, name: str, data: bytes | None) -> tuple[int, str]:
+    path = tmp_path / name
+    if data is not None:
+        path.write_bytes(data)
+    return _run("deck", "check", game, str(path))
+
+
+def test_deck_check_bad_files_give_one_line_and_status_1(tmp_path: Path) -> None:
+    """Missing, empty, binary and wrong-format deck files: one line naming the file and the
+    problem, exit status 1 (unknown games stay status 2)."""
+    cases: list[tuple[str, str, bytes | None, str]] = [
+        ("arkham_card", "x.toml", b'revival = "rb_seer"\n[main]\nseer_b9 = 2\n',
+         "not a JSON deck list (expected an object with investigator_code and slots; "
+         "looks like TOML)"),
+        ("arkham_card", "n.json", b"null\n", "not a JSON deck list (expected an object with "
+                                              "investigator_code and slots; got null)"),
+        ("arkham_card", "l.json", b"[1, 2]", "an ArkhamDB deck is a JSON object"),
+        ("arkham_card", "t.toml", b"[main]\nx = 1\n", "looks like TOML)"),
+        ("arkham_card", "w.txt", b"nobody\n", "not a JSON deck list nor a starter deck name"),
+        ("guimi_revival", "n.json", b"null", "not a deck list (expected a TOML table or a "
+                                             "JSON object with revival, main and extra; "
+                                             "got null)"),
+        ("guimi_revival", "l.json", b"[1, 2]\n", "got a list)"),
+        ("guimi_revival", "o.json", b'{"a": 1}', "not a deck list: object contains unknown "
+                                                 "field `a`"),
+        ("guimi_revival", "bad.toml", b"not = [valid", "bad.toml: not valid TOML: Invalid value"),
+    ]
+    for game in ("arkham_card", "guimi_revival"):
+        cases += [
+            (game, "bin.dat", b"\xff\xfe\x00\x01deck", "not a text deck list (byte 0 is not "
+                                                      "UTF-8; binary file?)"),
+            (game, "empty.json", b"", "empty file (no deck list)"),
+            (game, "blank.toml", b"  \n\n", "empty file (no deck list)"),
+            (game, "missing.json", None, "no such file"),
+        ]
+    for game, name, data, needle in cases:
+        code, text = _deck_check(tmp_path, game, name, data)
+        lines = text.splitlines()
+        assert code == 1, (game, name, text)
+        assert len(lines) == 1 and lines[0].startswith(str(tmp_path / name) + ": "), text
+        assert needle in lines[0], (game, name, text)
+        assert lines[0].count(str(tmp_path / name)) == 1, text
+    code, text = _run("deck", "check", "arkham_card", str(tmp_path / "missing.json"), "--json")
+    assert code == 1 and json.loads(text) == {"legal": False, "problems": ["no such file"]}
+    code, _ = _run("deck", "check", "arkham_card", str(tmp_path))
+    assert code == 1
+
+
+def test_deck_check_utf8_bom_and_starter_names(tmp_path: Path) -> None:
+    """A byte-order mark is ignored; an Arkham file holding a starter name is that deck."""
+    code, text = _deck_check(tmp_path, "arkham_card", "r.txt", b"roland\n")
+    assert code == 0 and "legal arkham_card deck" in text
+    code, text = _deck_check(tmp_path, "arkham_card", "bom.json", b"\xef\xbb\xbfnull")
+    assert code == 1 and "got null" in text

@@ -9,9 +9,16 @@ Usage::
     tcgcore replay FILE [--seat N|all|none]     step through a replay
     tcgcore replay FILE --verify [--json]       only check its digest
     tcgcore serve --stdio                       JSON-lines protocol (docs/protocol.md)
+    tcgcore deck check GAME FILE [--json]       every deck-building problem of a deck file
+
+``--deck`` and ``--decks`` are the same option: each takes one deck or several separated by
+commas, and may be repeated; the decks go to the seats in the order given (an existing file
+whose name has a comma is kept whole).
 
 Exit codes: 0 success, 1 a replay did not verify (or the input ended before a
-human match did), 2 bad input (unknown game, bad option, unreadable file).
+human match did), or ``deck check`` found the deck illegal or the file is not a deck list
+at all (missing, empty, binary, wrong format: one line naming the file and the problem),
+2 bad input (unknown game, bad option, unreadable file).
 """
 
 from __future__ import annotations
@@ -100,8 +107,8 @@ def _deck_value(entry: str) -> str:
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:
     """Game options from ``-o``, ``--deck``/``--decks``, ``--scenario`` and ``--difficulty``."""
     options = dict(args.option or [])
-    decks = [d for group in (args.decks or []) for d in group.split(",") if d]
-    decks += list(args.deck or [])
+    decks = [d for group in (args.decks or [])
+             for d in ([group] if Path(group).is_file() else group.split(",")) if d]
     if decks:
         options["decks"] = [_deck_value(d) for d in decks]
     if getattr(args, "scenario", None):
@@ -124,15 +131,43 @@ def _players(args: argparse.Namespace, options: dict[str, Any]) -> int | None:
     return None
 
 
+def _deck_text(file: str, inp: TextIO) -> tuple[str, str]:
+    """A deck file's text, or ``("", problem)`` when it cannot be read as a text deck list
+    (missing, a folder, unreadable, not UTF-8, empty). A UTF-8 byte-order mark is dropped."""
+    if file == "-":
+        text = inp.read()
+    else:
+        path = Path(file)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return "", "no such file"
+        except IsADirectoryError:
+            return "", "is a folder, not a deck file"
+        except OSError as exc:
+            return "", f"cannot read the file ({exc.strerror or exc})"
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            return "", (f"not a text deck list (byte {exc.start} is not UTF-8; "
+                        "binary file?)")
+    if not text.strip():
+        return "", "empty file (no deck list)"
+    return text, ""
+
+
 def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     spec = default_registry().game(args.game)
     if spec.check_deck is None:
         raise TcgcoreError(f"{args.game} has no deck lists to check")
     source = "<stdin>" if args.file == "-" else args.file
-    text = inp.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    problems = spec.check_deck(text, source)
+    text, unreadable = _deck_text(args.file, inp)
+    problems = [unreadable] if unreadable else spec.check_deck(text, source)
     if args.json:
         out.write(json.dumps({"legal": not problems, "problems": problems}) + "\n")
+    elif len(problems) == 1:  # one line, naming the file once
+        line = problems[0]
+        out.write(f"{line if line.startswith(source + ': ') else f'{source}: {line}'}\n")
     elif problems:
         out.write(f"{source}: {len(problems)} problem(s)\n")
         for problem in problems:
@@ -152,10 +187,10 @@ def _cmd_campaign(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 def _add_game_option_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--option", action="append", type=_parse_option, metavar="KEY=VALUE",
                    help="a game option (VALUE parsed as JSON when it can be)")
-    p.add_argument("--decks", action="append", metavar="A,B",
-                   help="decks by name or file, comma-separated (option 'decks')")
-    p.add_argument("--deck", action="append", metavar="FILE|NAME",
-                   help="one deck (repeatable, one per seat; '-' reads stdin)")
+    p.add_argument("--decks", "--deck", dest="decks", action="append", metavar="A,B",
+                   help="decks by name or file, one per seat in order: comma-separated and/or "
+                        "repeated; --deck and --decks are the same option ('-' reads stdin; "
+                        "option 'decks')")
     p.add_argument("--scenario", default=None, help="the game's scenario (option 'scenario')")
     p.add_argument("--difficulty", default=None, help="difficulty (option 'difficulty')")
 

@@ -234,12 +234,49 @@ def deck_problems(deck: DeckList) -> list[str]:
 
 
 def check_deck(text: str, source: str) -> list[str]:
-    """``spec.check_deck``: the problems of an ArkhamDB deck JSON text (or a starter name)."""
-    try:
-        deck = load_deck(text, source)
-    except tcgcore.DeckError as exc:
-        return list(exc.problems)
+    """``spec.check_deck``: the problems of an ArkhamDB deck JSON text (or a starter name).
+
+    Text that is not JSON (TOML, plain text that names no starter deck) or is JSON ``null``,
+    a number or a string gives the single problem ``not a JSON deck list (...)``; a JSON
+    list gives ``an ArkhamDB deck is a JSON object``."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") or _json_list(stripped)):
+        try:
+            deck = starter_deck(stripped) if stripped and "\n" not in stripped else None
+        except KeyError:
+            deck = None
+        if deck is None:
+            return [_not_a_deck(stripped)]
+    else:
+        try:
+            deck = parse_deck(text, source)
+        except tcgcore.DeckError as exc:
+            return list(exc.problems)
     return deck_problems(deck)
+
+
+def _json_list(text: str) -> bool:
+    if not text.startswith("["):
+        return False
+    try:
+        return isinstance(json.loads(text), list)
+    except ValueError:
+        return False  # TOML's "[section]"
+
+
+def _not_a_deck(text: str) -> str:
+    """Why ``text`` (not starting with ``{``) is not an ArkhamDB deck."""
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        if "=" not in text and not text.startswith("["):
+            known = ", ".join(STARTERS.values())
+            return f"not a JSON deck list nor a starter deck name ({known})"
+        got = "looks like TOML"
+    else:
+        got = {type(None): "got null", str: "got a string",
+               bool: "got true/false"}.get(type(raw), "got a number")
+    return f"not a JSON deck list (expected an object with investigator_code and slots; {got})"
 
 
 def deck_codes(deck: DeckList, rng: tcgcore.Rng | None = None) -> list[str]:

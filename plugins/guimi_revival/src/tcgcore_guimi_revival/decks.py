@@ -48,7 +48,11 @@ def parse_deck(raw: Any, where: str = "deck") -> DeckList:
     try:
         return msgspec.convert(raw, DeckList)
     except msgspec.ValidationError as exc:
-        raise tcgcore.DeckError(f"{where}: not a deck list", [str(exc)]) from None
+        msg, sep, at = str(exc).rpartition(" - at `$")
+        text = f"{at.rstrip('`').lstrip('.')}: {msg[:1].lower()}{msg[1:]}" if sep else \
+            f"{str(exc)[:1].lower()}{str(exc)[1:]}"
+        raise tcgcore.DeckError(f"{where}: not a deck list",
+                                [f"not a deck list: {text}"]) from None
 
 
 def deck_problems(deck: DeckList, pool: CardPool,
@@ -156,12 +160,30 @@ def parse_deck_text(text: str, source: str = "deck") -> DeckList:
     Raises:
         tcgcore.DeckError: unreadable text or a wrong shape (the problem names the field).
     """
-    stripped = text.lstrip()
+    stripped = text.strip()
+    raw: Any = None
     try:
-        raw = json.loads(text) if stripped.startswith("{") else tomllib.loads(text)
+        if stripped.startswith("{"):
+            raw = json.loads(text)
+        else:
+            raw = tomllib.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise tcgcore.DeckError(f"{source}: not a deck list", [f"{source}: {exc}"]) from None
+        try:  # JSON that is not an object (null, a list, a number): say so
+            raw = json.loads(text)
+        except ValueError:
+            fmt = "JSON" if stripped.startswith("{") else "TOML"
+            raise tcgcore.DeckError(f"{source}: not a deck list",
+                                    [f"{source}: not valid {fmt}: {exc}"]) from None
+    if not isinstance(raw, dict) or not stripped:
+        got = "an empty file" if not stripped else _KIND.get(type(raw), "a number")
+        problem = (f"{source}: not a deck list (expected a TOML table or a JSON object with "
+                   f"revival, main and extra; got {got})")
+        raise tcgcore.DeckError(f"{source}: not a deck list", [problem])
     return parse_deck(raw, source)
+
+
+_KIND: dict[type, str] = {type(None): "null", list: "a list", str: "a string",
+                          bool: "true/false"}
 
 
 def check_deck_text(text: str, source: str = "deck", opts: RulesOptions | None = None,

@@ -91,10 +91,11 @@ def _bad(msg: str) -> tcgcore.OptionsError:
 
 
 def parse_scenario(description: dict[str, Any] | str) -> ScenarioSpec:
-    """Parse a scenario description (a dict, or TOML text).
+    """Parse a scenario description (a dict, or TOML text) and range-check its fields.
 
     Raises:
-        tcgcore.OptionsError: bad TOML or a field of the wrong shape (named).
+        tcgcore.OptionsError: bad TOML, a field of the wrong type or out of its range; the
+            message names the field path, e.g. ``players[1].mad must be an integer 0..2``.
     """
     raw: Any = description
     if isinstance(description, str):
@@ -102,17 +103,58 @@ def parse_scenario(description: dict[str, Any] | str) -> ScenarioSpec:
             raw = tomllib.loads(description)
         except tomllib.TOMLDecodeError as exc:
             raise _bad(f"not valid TOML: {exc}") from None
+    if not isinstance(raw, dict):
+        raise _bad(f"must be a table (dict) or TOML text, not {type(raw).__name__}")
     try:
         spec = msgspec.convert(raw, ScenarioSpec)
     except msgspec.ValidationError as exc:
-        raise _bad(str(exc)) from None
+        raise _bad(_shape_error(str(exc))) from None
     if len(spec.players) != 2:
         raise _bad("needs exactly 2 players")
-    if spec.first_player not in (0, 1) or (spec.active is not None and spec.active not in (0, 1)):
-        raise _bad("first_player and active must be 0 or 1")
+    if spec.first_player not in (0, 1):
+        raise _bad("first_player must be 0 or 1")
+    if spec.active is not None and spec.active not in (0, 1):
+        raise _bad("active must be 0 or 1")
     if spec.round < 1:
-        raise _bad("round must be 1 or more")
+        raise _bad("round must be an integer 1 or more")
+    for p, ps in enumerate(spec.players):
+        _check_player(p, ps, spec.round)
     return spec
+
+
+def _shape_error(text: str) -> str:
+    """msgspec's ``Expected `int`, got `bool` - at `$.players[1].mad``` as
+    ``players[1].mad: expected `int`, got `bool```."""
+    msg, sep, where = text.rpartition(" - at `$")
+    if not sep:
+        return text
+    path = where.rstrip("`").lstrip(".")
+    return f"{path or 'scenario'}: {msg[:1].lower()}{msg[1:]}"
+
+
+#: per-player integer fields and their ranges (rules.md: 111.1, 112.1, 113.5, 074.1, 089.6)
+_PLAYER_RANGES: dict[str, tuple[int, int | None]] = {
+    "sequence": (0, 9),
+    "corruption": (0, None),
+    "dead_corruption": (0, None),
+    "mad": (0, 2),
+    "events_played": (0, 1),
+}
+
+
+def _check_player(p: int, ps: PlayerSpec, round_: int) -> None:
+    """Range checks of one player table (types are checked by msgspec: a bool or a float is
+    not an integer). Raises tcgcore.OptionsError naming ``players[p].<field>``."""
+    for name, (lo, hi) in _PLAYER_RANGES.items():
+        v = getattr(ps, name)
+        if v < lo or (hi is not None and v > hi):
+            rng = f"{lo}..{hi}" if hi is not None else f"{lo} or more"
+            raise _bad(f"players[{p}].{name} must be an integer {rng} (got {v})")
+    if ps.ascend_round != -1 and not 1 <= ps.ascend_round <= round_:
+        raise _bad(f"players[{p}].ascend_round must be -1 (no ascension) or a round 1..round "
+                   f"({round_}) (got {ps.ascend_round})")
+    if ps.dead and ps.ascend_round != -1:
+        raise _bad(f"players[{p}]: a dead RB cannot be ascending (dead and ascend_round)")
 
 
 def _zones(eng: Eng) -> None:
@@ -137,7 +179,9 @@ _VALID: dict[tuple[int, int, Any], DeckList] = {}
 def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[DeckList]:
     raw = options.get("decks", ["seer", "hunter"])
     if not isinstance(raw, list) or len(raw) != 2:
-        raise tcgcore.OptionsError(f"{GAME}: option decks must be a list of 2 deck lists")
+        got = f"{len(raw)} deck(s)" if isinstance(raw, list) else type(raw).__name__
+        raise tcgcore.OptionsError(f"{GAME}: option decks must list 2 decks, one per seat "
+                                   f"(got {got}); on the command line: --decks A,B")
     check = options.get("deck_check", True)
     if not isinstance(check, bool):
         raise tcgcore.OptionsError(f"{GAME}: option deck_check must be true or false")
@@ -238,8 +282,6 @@ def build_scenario(eng: Eng, sc: ScenarioSpec, pool: CardPool) -> None:
         d = pool.cards.get(ps.revival)
         if d is None or d.card_type != "revival_beyonder":
             raise _bad(f"player {p} revival: {ps.revival!r} is not a Revival Beyonder card")
-        if not 0 <= ps.sequence <= 9:
-            raise _bad(f"player {p} sequence: must be 0..9")
         if ps.dead:
             rb_zone = "underworld"
         elif ps.ascend_round >= 0:

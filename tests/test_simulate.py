@@ -66,3 +66,56 @@ def test_simulate_command_line() -> None:
     assert report["games"] == 6 and len(report["outcomes"]) == 6
     assert main(["simulate", "sparks", "--games", "3", "--agents", "nobody"],
                 out=io.StringIO()) == 2
+
+
+def test_detail_tables_show_rates_with_intervals() -> None:
+    """Per-key string details (e.g. a resolution per investigator name) become rates with
+    Wilson 95 % intervals, out of the games that reported the key."""
+    from tcgcore._simulate import GameOutcome, _summarise
+
+    def game(i: int, detail: dict[str, str | int | bool | None]) -> GameOutcome:
+        return GameOutcome(index=i, winners=[], losers=[0], draw=False, reason="resolution",
+                           first_player=0, turns=5, decisions=9, detail=detail)
+
+    outcomes = [game(0, {"Roland Banks": "R2", "status0": "resigned", "xp": 3,
+                         "mode": "standalone"}),
+                game(1, {"Roland Banks": "R3", "status0": "defeated"}),
+                game(2, {"Roland Banks": "R2", "Daisy Walker": "R2",
+                         "log": "a very long campaign log entry, longer than a column"}),
+                game(3, {"Daisy Walker": "R3"})]
+    report = _summarise("arkham_card", 0, 1, ["heuristic"], {}, outcomes, keep=False)
+    assert report.details["Roland Banks=R2"] == 2
+    assert report.detail_games == {"Daisy Walker": 2, "Roland Banks": 3, "log": 1, "mode": 1,
+                                   "status0": 2}
+    assert report.detail_rates["Roland Banks"]["R2"] == wilson_interval(2, 3)
+    assert report.detail_rates["Daisy Walker"]["R3"] == wilson_interval(1, 2)
+    assert "xp" not in report.detail_rates  # numbers are not tabulated
+    text = report.table()
+    rate, low, high = wilson_interval(2, 3)
+    assert "| detail | games | R2 | R3 |" in text
+    assert f"| Roland Banks | 3 | {rate:.1%} [{low:.1%} – {high:.1%}] |" in text
+    assert "| Daisy Walker | 2 | 50.0% [" in text
+    assert "| detail | games | defeated | resigned |" in text  # another column set
+    assert "| log | a very long campaign log entry, longer than a column | 1 of 1 | 100.0% |" in text
+    assert "| mode | standalone | 1 of 1 | 100.0% |" in text  # a lone key with one value
+
+
+def test_arkham_simulation_reports_each_investigator() -> None:
+    import io
+    import json
+
+    from tcgcore.cli import main
+
+    out = io.StringIO()
+    assert main(["simulate", "arkham_card", "--games", "3", "-q", "--players", "2",
+                 "--deck", "roland", "--deck", "daisy"], out=out) == 0
+    text = out.getvalue()
+    assert "| Roland Banks | 3 |" in text and "| Daisy Walker | 3 |" in text
+    out = io.StringIO()
+    assert main(["simulate", "arkham_card", "--games", "3", "--json", "--players", "2",
+                 "--deck", "roland", "--deck", "daisy"], out=out) == 0
+    report = json.loads(out.getvalue())
+    assert report["detail_games"]["Roland Banks"] == 3
+    rates = report["detail_rates"]["Roland Banks"]
+    assert sum(report["details"][f"Roland Banks={v}"] for v in rates) == 3
+    assert all(len(r) == 3 and r[1] <= r[0] <= r[2] for r in rates.values())

@@ -62,7 +62,12 @@ class SimulationReport(msgspec.Struct, kw_only=True):
         first_player_wins: games the first player won, of ``decisive`` games
             with exactly one winner; ``first_player_rate`` its ``[rate, low, high]``.
         reasons: how games ended, by result reason.
-        details: counts of each ``key=value`` in result details.
+        details: counts of each ``key=value`` in result details (string values only).
+        detail_games: per detail key, the games whose result reported it (the
+            denominator of its rates; e.g. the games an investigator played).
+        detail_rates: per detail key, per value ``[rate, low, high]`` (Wilson 95 %
+            interval) of ``count / detail_games[key]``; :meth:`table` shows them as
+            tables, one row per key (e.g. one per investigator name).
         avg_turns, avg_decisions: means per game.
         outcomes: every game, in order (omitted from tables).
     """
@@ -83,6 +88,8 @@ class SimulationReport(msgspec.Struct, kw_only=True):
     first_player_rate: list[float] = []
     reasons: dict[str, int] = {}
     details: dict[str, int] = {}
+    detail_games: dict[str, int] = {}
+    detail_rates: dict[str, dict[str, list[float]]] = {}
     avg_turns: float = 0.0
     avg_decisions: float = 0.0
     outcomes: list[GameOutcome] = []
@@ -108,9 +115,57 @@ class SimulationReport(msgspec.Struct, kw_only=True):
                          f"games: {rate:.1%} ({low:.1%} – {high:.1%})")
         lines.append(f"average turns {self.avg_turns:.1f}, decisions {self.avg_decisions:.1f}")
         lines.append("how games ended: " + ", ".join(f"{k} {v}" for k, v in sorted(self.reasons.items())))
-        if self.details:
-            lines.append("details: " + ", ".join(f"{k} {v}" for k, v in sorted(self.details.items())))
+        lines.extend(self._detail_tables())
         return "\n".join(lines)
+
+    def _detail_tables(self) -> list[str]:
+        """The detail rates as Markdown tables: keys with a few short values (a resolution
+        per investigator name, a status per seat) share a table whose columns are the
+        values; the others (and a key alone with a single value) are listed one value per
+        row."""
+        groups: list[tuple[list[str], list[str]]] = []  # (keys, column values)
+        long_rows: list[str] = []
+        for key in sorted(self.detail_rates):
+            values = sorted(self.detail_rates[key])
+            if len(values) > _MAX_COLUMNS or any(len(v) > _MAX_COLUMN_TEXT for v in values):
+                long_rows.extend(self._long_row(key, v) for v in values)
+                continue
+            for keys, columns in groups:
+                union = set(columns) | set(values)
+                if set(columns) & set(values) and len(union) <= _MAX_COLUMNS:
+                    keys.append(key)
+                    columns[:] = sorted(union)
+                    break
+            else:
+                groups.append(([key], values))
+        out: list[str] = []
+        for keys, columns in groups:
+            if len(columns) == 1 and len(keys) == 1:  # a lone key with a lone value
+                long_rows.append(self._long_row(keys[0], columns[0]))
+                continue
+            out += ["", "| detail | games | " + " | ".join(columns) + " |",
+                    "| --- | --- | " + " | ".join("---" for _ in columns) + " |"]
+            for key in keys:
+                of = self.detail_games.get(key, 0)
+                cells = []
+                for value in columns:
+                    rate, low, high = self.detail_rates[key].get(value) or wilson_interval(0, of)
+                    cells.append(f"{rate:.1%} [{low:.1%} – {high:.1%}]")
+                out.append(f"| {key} | {of} | " + " | ".join(cells) + " |")
+        if long_rows:
+            out += ["", "| detail | value | games | rate | 95 % interval |",
+                    "| --- | --- | --- | --- | --- |", *long_rows]
+        return out
+
+    def _long_row(self, key: str, value: str) -> str:
+        rate, low, high = self.detail_rates[key][value]
+        count = self.details.get(f"{key}={value}", 0)
+        return (f"| {key} | {value} | {count} of {self.detail_games.get(key, 0)} | {rate:.1%} "
+                f"| {low:.1%} – {high:.1%} |")
+
+
+_MAX_COLUMNS = 6  # a detail key with more values is listed one value per row
+_MAX_COLUMN_TEXT = 24  # ... and so is one with a longer value
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> list[float]:
@@ -228,6 +283,7 @@ def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str
     by_agent: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     details: Counter[str] = Counter()
+    per_key: dict[str, Counter[str]] = {}
     draws = no_winner = decisive = first_wins = 0
     for o in outcomes:
         for w in o.winners:
@@ -243,12 +299,16 @@ def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str
         for key, value in o.detail.items():
             if isinstance(value, str):
                 details[f"{key}={value}"] += 1
+                per_key.setdefault(key, Counter())[value] += 1
     return SimulationReport(
         game=game, games=total, seed=seed, players=n, agents=names, options=options,
         wins=wins, wins_by_agent=dict(sorted(by_agent.items())), draws=draws, no_winner=no_winner,
         win_rate=[wilson_interval(w, total) for w in wins], decisive=decisive,
         first_player_wins=first_wins, first_player_rate=wilson_interval(first_wins, decisive),
         reasons=dict(sorted(reasons.items())), details=dict(sorted(details.items())),
+        detail_games={k: sum(c.values()) for k, c in sorted(per_key.items())},
+        detail_rates={k: {v: wilson_interval(n, sum(c.values())) for v, n in sorted(c.items())}
+                      for k, c in sorted(per_key.items())},
         avg_turns=sum(o.turns for o in outcomes) / total,
         avg_decisions=sum(o.decisions for o in outcomes) / total,
         outcomes=outcomes if keep else [],

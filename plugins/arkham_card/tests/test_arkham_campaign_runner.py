@@ -41,9 +41,16 @@ def test_A980_2_A980_7_seeded_campaign_plays_saves_and_exports(tmp_path: Path) -
                       "--seed", "3", "--save", str(save), "--export", str(tmp_path / "decks"))
     assert code == 0
     assert "=== The Gathering: resolution" in text and "campaign log:" in text
-    assert "Not implemented yet" in text
     camp, remaining = load_campaign(save.read_bytes())
     assert remaining == [] and camp.played and camp.played[0].startswith("01104:")
+    # A980.7: the three scenarios in order, unless the campaign was lost on the way
+    assert [p.split(":")[0] for p in camp.played] == \
+        ["01104", "01120", "01142"][:len(camp.played)]
+    if len(camp.played) == 3:
+        assert "=== The Midnight Masks" in text and "=== The Devourer Below" in text
+        assert "elder_thing" in camp.chaos_add  # A957.1, added once
+        assert camp.chaos_add.count("elder_thing") == 1
+        assert ("The campaign is won" in text) != ("The campaign is lost" in text)  # A980.8
     exported = sorted((tmp_path / "decks").iterdir())
     assert [p.name for p in exported] == ["0_01001.json", "1_01005.json"]
     deck = parse_deck(exported[0].read_text(encoding="utf-8"))
@@ -64,6 +71,7 @@ def test_A980_2_resume_plays_the_remaining_scenarios(tmp_path: Path) -> None:
     assert code == 0 and "The Gathering" in text
     back, remaining = load_campaign(path.read_bytes())
     assert remaining == [] and len(back.played) == 1
+    assert "Not implemented yet" not in text and "The campaign is" not in text
 
 
 def test_A980_3_human_upgrade_step_and_text_agent() -> None:
@@ -147,11 +155,13 @@ def test_A980_6_save_during_a_scenario_and_resume(tmp_path: Path) -> None:
                       "--save", str(path), "--stop-after", "40")
     assert code == 0 and "stopped during The Gathering" in text
     saved = load_campaign_file(path.read_bytes())
-    assert saved.remaining == ["01104"] and saved.match and not saved.campaign.played
+    assert saved.remaining == ["01104", "01120", "01142"] and saved.match
+    assert not saved.campaign.played
     code, text = _cli("night_of_the_zealot", "--resume", str(path), "--save", str(path))
     assert code == 0 and "=== The Gathering" in text
     done = load_campaign_file(path.read_bytes())
-    assert done.remaining == [] and not done.match and len(done.campaign.played) == 1
+    assert done.remaining == [] and not done.match and done.campaign.played[0][:5] == "01104"
+    assert len(done.campaign.played) == 3 or done.campaign.lost
 
 
 def test_A980_6_a_human_types_save(tmp_path: Path) -> None:

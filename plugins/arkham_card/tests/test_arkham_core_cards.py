@@ -195,10 +195,13 @@ def test_A974_6_heirloom_and_on_the_lam() -> None:
     pass_until(m, "action")
     assert len(codes_in(m, "hand.0")) == hand - 1
     m2 = scenario(desc(inv("01003", hand=["01010"]), enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    assert f"fastplay:{enemy(m2, '01010')}" not in keys(m2)  # after an action (A975.13)
+    answer(m2, "resource")  # provokes an attack of opportunity
     play(m2, "01010")
+    before = len(events(m2, "enemy_attacks"))
     answer(m2, "end_turn")
     pass_until(m2, "action")
-    assert not events(m2, "enemy_attacks")
+    assert len(events(m2, "enemy_attacks")) == before
 
 
 # ------------------------------------------------------------------ player cards
@@ -317,6 +320,7 @@ def test_A975_8_other_card_abilities() -> None:
     assert codes_in(m4, "encounter_discard") == ["t_ghoul"]
     m5 = scenario(desc(inv("01003", hand=["01050"]), enemies=[{"code": "t_ghoul", "engaged": 0}]))
     play(m5, "01050")  # Elusive: disengage and move away
+    answer(m5, next(k for k in keys(m5) if k.startswith("location:")))
     assert st(m5).inv[0].location != enemy(m5, "t_loc_a")
     m6 = scenario(desc(inv("01002", hand=["01036"]), tokens=["0"],
                        enemies=[{"code": "t_ghoul", "engaged": 0}]))
@@ -333,7 +337,10 @@ def test_A975_8_other_card_abilities() -> None:
 
 def test_A975_9_partial_cards_are_marked() -> None:
     partial = sorted(c for c, d in card_pool().items() if d.partial)
-    assert "01038" in partial and "01061" in partial and "01103" not in partial
+    now_full = {"01005", "01008", "01010", "01011", "01014", "01019", "01024", "01031",
+                "01035", "01038", "01050", "01061"}  # A975.9: fully modelled now
+    assert not now_full & set(partial)
+    assert not [c for c in partial if "01001" <= c <= "01103"]  # nor any core player card
     assert "01021" not in partial and "01065" not in partial and "01079" not in partial
 
 
@@ -352,6 +359,7 @@ def test_A975_10_look_what_i_found_after_a_near_miss() -> None:
                       locations=[{"code": "t_loc_a", "clues": 3}]))
     answer(m, "investigate")  # intellect 3 - 2 vs 2: fails by 1
     answer(m)  # commit nothing
+    answer(m, "pass")  # Wendy keeps the token (A975.11)
     assert kind(m) == "use_trigger"
     answer(m, "yes")
     assert st(m).inv[0].clues == 2 and "01079" in codes_in(m, "discard.0")

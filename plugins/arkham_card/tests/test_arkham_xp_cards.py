@@ -19,6 +19,7 @@ from tcgcore_arkham_card.testkit import (
     keys,
     kind,
     pass_until,
+    pending,
     st,
 )
 
@@ -76,8 +77,8 @@ def test_A978_2_shotgun_damage_by_margin() -> None:
 def test_A978_3_encyclopedia_phase_bonus() -> None:
     m = scenario(desc(inv("01002", assets=["01042"])))
     activate(m, "01042")
-    assert kind(m) == "choose_effect"
-    answer(m, "a")
+    assert kind(m) == "choose_skill"  # any of the four skills (A978.3)
+    answer(m, "skill:intellect")
     assert skill_value(st(m), 0, "intellect") == 5 + 2
     assert st(m).cards[enemy(m, "01042")].exhausted
 
@@ -104,6 +105,7 @@ def test_A978_4_allies_badge_and_resources() -> None:
                        enemies=[{"code": "t_ghoul", "engaged": 0}]))
     assert skill_value(st(m4), 0, "agility") == 5
     activate(m4, "01055")  # Cat Burglar: disengage and move, no attack of opportunity
+    answer(m4, next(k for k in keys(m4) if k.startswith("location:")))
     assert not events(m4, "enemy_attacks")
     assert st(m4).inv[0].location != enemy(m4, "t_loc_a")
     m5 = scenario(desc(inv(assets=["01016"], hand=["01026"], resources=5)))
@@ -128,28 +130,35 @@ def test_A978_5_lucky_and_sure_gamble_when_failing() -> None:
     m2 = scenario(desc(inv("01003", hand=["01056"], resources=3), tokens=["-2"],
                        locations=[{"code": "t_loc_a", "clues": 2}]))
     answer(m2, "investigate")  # 3 - 2 = 1 vs 2; Sure Gamble: 3 + 2 = 5
-    assert kind(m2) == "would_fail"
+    assert kind(m2) == "sure_gamble"  # after the negative token is revealed (A978.5)
     play(m2, "01056")
     assert st(m2).inv[0].clues == 1
     assert events(m2, "test_succeeded")[0].data["value"] == 5
 
 
 def test_A978_6_mind_wipe_disc_and_close_call() -> None:
-    m = scenario(desc(inv("01004", hand=["01068"], resources=3),
-                      enemies=[{"code": "t_stalker", "engaged": 0}]))
-    play(m, "01068")  # Mind Wipe: the stalker loses retaliate and alert
-    pass_until(m, "action")
-    sid = enemy(m, "t_stalker")
-    assert st(m).cards[sid].counters.get("blank") == 1
     from tcgcore_arkham_card.rules import dof
+    m = scenario(desc(inv("01004", hand=["01068"], resources=3), phase="enemy",
+                      enemies=[{"code": "t_stalker", "engaged": 0}]))
+    assert f"fastplay:{enemy(m, '01068')}" not in keys(m)
+    assert kind(m) == "use_trigger"  # Mind Wipe: after the enemy phase begins
+    answer(m, "yes")
+    sid = enemy(m, "t_stalker")
+    assert st(m).cards[sid].counters.get("blank")
     assert dof(st(m), sid).keywords == () and dof(st(m), sid).traits == "Monster."
-    m2 = scenario(desc(inv("01002", assets=["01041"]),
-                       enemies=[{"code": "t_ghoul", "engaged": 0}]))
-    activate(m2, "01041")  # Disc of Itzamna
+    pass_until(m, "action")  # the phase is over: its text is back
+    assert dof(st(m), sid).keywords != ()
+    m2 = scenario(desc(inv("01002", assets=["01041"]), phase="mythos", round=2,
+                       encounter_deck=["t_ghoul"]))
+    assert kind(m2) == "use_trigger"  # Disc of Itzamna: a non-Elite enemy spawns here
+    answer(m2, "yes")
     assert "t_ghoul" in codes_in(m2, "encounter_discard") and "01041" in codes_in(m2, "discard.0")
-    m3 = scenario(desc(inv("01005", hand=["01083"], resources=3),
-                       enemies=[{"code": "t_ghoul", "location": "t_loc_a", "exhausted": True}]))
-    play(m3, "01083")  # Close Call: back into the encounter deck
+    m3 = scenario(desc(inv("01003", hand=["01083"], resources=3), tokens=["0"],
+                       enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    answer(m3, f"evade:{enemy(m3, 't_ghoul')}")  # agility 4 vs 2
+    answer(m3)  # commit nothing
+    assert kind(m3) == "use_trigger"  # Close Call: after it is evaded
+    answer(m3, "yes")
     assert "t_ghoul" in codes_in(m3, "encounter")
 
 
@@ -157,6 +166,9 @@ def test_A978_7_grotesque_statue_keeps_the_better_token() -> None:
     m = scenario(desc(inv("01004", assets=["01071"]), tokens=["-4", "+1"],
                       locations=[{"code": "t_loc_a", "clues": 2}]))
     answer(m, "investigate")
+    answer(m, "use")
+    assert keys(m) == ["token:0", "token:1"] and pending(m).options[0].label == "+1"
+    answer(m, "token:0")  # the tester chooses the token to resolve
     assert events(m, "statue_used")
     assert st(m).cards[enemy(m, "01071")].counters["uses"] == 3
     assert st(m).inv[0].clues == 1  # 2 + 1 vs 2
@@ -179,7 +191,7 @@ def test_A978_9_soak_assets() -> None:
     pool = card_pool()
     assert pool["01094"].health == 4 and pool["01094"].slots() == ["body"]
     assert pool["01095"].sanity == 4 and pool["01095"].slots() == ["accessory"]
-    assert pool["01082"].sanity == 4 and pool["01082"].partial
+    assert pool["01082"].sanity == 4 and not pool["01082"].partial
     m = scenario(desc(inv(assets=["01094", "01095"]), phase="enemy",
                       enemies=[{"code": "t_ghoul", "engaged": 0}]))
     assert kind(m) == "assign_damage"

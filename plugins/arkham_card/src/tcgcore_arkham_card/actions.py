@@ -10,6 +10,8 @@ from __future__ import annotations
 import tcgcore
 from tcgcore import Option
 
+from . import card_choices as _card_choices
+from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from .cards import CardDef, Effect
 from .rules import (
     _POOL,
@@ -151,6 +153,8 @@ def _can_play(state: ArkhamState, seat: int, cid: int, *, fast_only: bool,
         return False  # Dissonant Voices: you cannot play assets or events
     if d.fast != fast_only:
         return False
+    if "after_action" in d.keywords and not state.inv[seat].limits.get("acted:turn"):
+        return False  # On the Lam (A975.13): only after you have taken an action
     if state.inv[seat].resources < card_cost(state, cid):
         return False
     if d.type_code == "asset" and _unique_blocked(state, d):
@@ -194,7 +198,8 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
     if has_action:
         opts.append(Option(key="draw", label="Draw a card"))
         opts.append(Option(key="resource", label="Gain a resource"))
-        if loc >= 0:
+        if loc >= 0 and not any("no_investigate" in dof(state, c).keywords  # A985.3
+                                for c in state.zones[f"at.{loc}"].cards):
             opts.append(Option(key="investigate", label="Investigate", card=loc))
             two = inv.actions >= 2 or not _threat_keyword(state, seat, "frozen")
             for nxt in state.adj.get(str(loc), ()):
@@ -222,6 +227,9 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                                    card=eid))
     fast_plays: list[Option] = []
     hand = state.zones[f"hand.{seat}"].cards
+    top = amulet_event(state, seat)
+    if top >= 0:  # Wendy's Amulet: the topmost event of the discard pile, as if in hand
+        hand = [*hand, top]
     if hand and not _threat_keyword(state, seat, "no_play"):
         cards = state.cards
         extra = state.extra_defs
@@ -230,7 +238,7 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
             code = cards[cid].code
             d = (extra.get(code) if extra else None) or _POOL[code]
             if d.type_code not in ("asset", "event") or d.play_when or \
-                    resources < max(0, d.cost or 0):
+                    resources < max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0):
                 continue  # cheap rejections first; _can_play decides the rest
             if d.fast:
                 if _can_play(state, seat, cid, fast_only=True, d=d):
@@ -252,6 +260,8 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                                          label=f"{name_of(state, cid)} (fast)", card=cid))
     opts += fast_plays
     opts += fast_abilities
+    if loc >= 0 and state.num_players > 1:
+        opts += _lend_options(state, seat, loc)
     act = current_act(state)
     if act >= 0 and not dof(state, act).objective:
         need = act_threshold(state)
@@ -276,6 +286,23 @@ def _turn_action(eng: Eng, step: TurnAction) -> None:
     inv = state.inv[seat]
     eng.ask(seat, "action", f"Choose an action ({inv.actions} left)", opts,
             resume=ActionChosen(seat=seat))
+
+
+def _lend_options(state: ArkhamState, seat: int, loc: int) -> list[Option]:
+    """Fast abilities of other investigators' cards at your location that help the active
+    investigator (Police Badge, A978.4): ``lend:<their seat>:<card>:<index>``."""
+    out: list[Option] = []
+    for s in player_order(state):
+        if s == seat or not playing(state, s) or state.inv[s].location != loc:
+            continue
+        for cid in state.zones[f"play.{s}"].cards:
+            for idx, ab in enumerate(dof(state, cid).abilities):
+                if ab.kind == "fast" and any(e.target == "active" for e in ab.effects) and \
+                        _ability_payable(state, s, cid, ab):
+                    out.append(Option(key=f"lend:{s}:{cid}:{idx}",
+                                      label=f"Ask investigator {s} to use {name_of(state, cid)}",
+                                      card=cid))
+    return out
 
 
 def _provokes(kind: str) -> bool:
@@ -306,6 +333,7 @@ def _spend_action(eng: Eng, seat: int, kind: str, card: int = -1,
                 eng.push(AttacksOfOpportunity(seat=seat))
             return
     cost = _action_cost(state, seat, kind)
+    state.inv[seat].limits["acted:turn"] = 1  # On the Lam: "after you take an action"
     if cost > 1:
         state.inv[seat].limits["frozen:round"] = 1
     state.inv[seat].actions = max(0, state.inv[seat].actions - cost)
@@ -336,6 +364,11 @@ def _action_chosen(eng: Eng, step: ActionChosen) -> None:
     if head == "fast":
         cid_s, idx_s = rest.split(":")
         eng.push(DoActivate(seat=seat, card=int(cid_s), index=int(idx_s)), follow)
+        return
+    if head == "lend":  # ask another investigator to use their card for you (A978.4)
+        owner_s, cid_s, idx_s = rest.split(":")
+        eng.push(follow)
+        _card_choices.ask_lend(eng, seat, int(owner_s), int(cid_s), int(idx_s))
         return
     # every remaining option spends one action (A404.1); the action's steps run after
     # any attacks of opportunity (pushed first, so they run first)
@@ -383,7 +416,8 @@ def _action_chosen(eng: Eng, step: ActionChosen) -> None:
 def _fight_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str,
                 bonus: int, dmg: int) -> SkillTest:
     d = dof(state, eid)
-    return SkillTest(seat=seat, skill=skill, difficulty=max(0, d.enemy_fight or 0), kind="fight",
+    fight = (d.enemy_fight or 0) + _devourer.enemy_stat_mod(state, eid)  # A993.2, A994.2
+    return SkillTest(seat=seat, skill=skill, difficulty=max(0, fight), kind="fight",
                      target=eid, source=source, skill_bonus=bonus, damage_bonus=dmg,
                      ready_target=not state.cards[eid].exhausted)
 
@@ -391,7 +425,8 @@ def _fight_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str
 def _evade_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str,
                 bonus: int) -> SkillTest:
     d = dof(state, eid)
-    return SkillTest(seat=seat, skill=skill, difficulty=max(0, d.enemy_evade or 0), kind="evade",
+    evade = (d.enemy_evade or 0) + _devourer.enemy_stat_mod(state, eid)  # A993.2, A994.2
+    return SkillTest(seat=seat, skill=skill, difficulty=max(0, evade), kind="evade",
                      target=eid, source=source, skill_bonus=bonus,
                      ready_target=not state.cards[eid].exhausted,
                      double_negative=has_kw(d, "double_negative_evade"))
@@ -426,6 +461,7 @@ def _end_turn(eng: Eng, step: EndTurn) -> None:
         if "in_hand_end_turn" in d.forced:  # Dark Memory
             eng.emit("revealed_in_hand", player=step.seat, card=cid, code=d.code)
             ends.append(Effects(seat=step.seat, effects=d.forced["in_hand_end_turn"], source=cid))
+    _devourer.turn_end(eng)  # Umôrdhoth readies (A994.6)
     eng.push(*ends, NextTurn())
 
 
@@ -471,6 +507,14 @@ def _do_move(eng: Eng, step: DoMove) -> None:
     if not playing(state, step.seat):
         return
     src = state.inv[step.seat].location
+    leave = dof(state, src).forced.get("before_leave") if src >= 0 else None
+    if leave and not step.checked:  # "when you would move from here" (A992.3)
+        eng.push(Effects(seat=step.seat, effects=leave, source=src),
+                 DoMove(seat=step.seat, location=step.location, checked=True))
+        return
+    if state.inv[step.seat].limits.pop("move_cancelled", 0):
+        eng.emit("move_cancelled", player=step.seat, card=step.location)
+        return
     eng.emit("moved_location", player=step.seat, card=step.location, data={"from": src})
     enter_location(eng, step.seat, step.location)  # A409.1, A603.1 (engaged enemies follow)
 
@@ -507,14 +551,41 @@ def _slot_overflow(state: ArkhamState, seat: int, d: CardDef) -> list[int]:
             holders.setdefault(s, []).append(cid)
     out: list[int] = []
     extra: dict[str, int] = {}
+    only: dict[str, tuple[str, int]] = {}  # slot -> (trait, extra slots only it may use)
     for cid in state.zones[f"play.{seat}"].cards:
         for k, n in dof(state, cid).bonus.items():
             if k.startswith("slot:"):
-                extra[k[5:]] = extra.get(k[5:], 0) + n  # Daisy's Tote Bag
+                slot, _, trait = k[5:].partition(":")
+                if trait:  # Daisy's Tote Bag: 2 more hand slots, for Tome assets only
+                    only[slot] = (trait, only.get(slot, (trait, 0))[1] + n)
+                else:
+                    extra[slot] = extra.get(slot, 0) + n
     for s in dict.fromkeys(need):  # ordered: option order must not depend on hashing
-        if used.get(s, 0) + need.count(s) > SLOT_LIMITS.get(s, 99) + extra.get(s, 0):
-            out.extend(c for c in holders.get(s, []) if c not in out)
+        limit = SLOT_LIMITS.get(s, 99) + extra.get(s, 0)
+        trait, more = only.get(s, ("", 0))
+        if not more:
+            if used.get(s, 0) + need.count(s) > limit:
+                out.extend(c for c in holders.get(s, []) if c not in out)
+            continue
+        # restricted slots (Daisy's Tote Bag): cards with the trait fill them first; the
+        # rest, and those that do not fit there, use the normal slots
+        fits = [c for c in holders.get(s, []) if trait in _traits(dof(state, c))]
+        n_trait = len(fits) + (need.count(s) if trait in _traits(d) else 0)
+        n_other = used.get(s, 0) + need.count(s) - n_trait
+        if n_other + max(0, n_trait - more) > limit:
+            out.extend(c for c in holders.get(s, []) if c not in out and
+                       (c not in fits or n_trait > more))
     return out
+
+
+def amulet_event(state: ArkhamState, seat: int) -> int:
+    """Wendy's Amulet (A975.13): the event on top of the seat's discard pile, playable as
+    if it were in hand while the amulet is in play (-1: none)."""
+    pile = state.zones[f"discard.{seat}"].cards
+    if not pile or dof(state, pile[-1]).type_code != "event" or not any(
+            "amulet_events" in dof(state, c).keywords for c in state.zones[f"play.{seat}"].cards):
+        return -1
+    return pile[-1]
 
 
 @spec.handles(DoPlay)
@@ -522,7 +593,8 @@ def _do_play(eng: Eng, step: DoPlay) -> None:
     """A408/A202/A206: pay the cost and play an asset or event."""
     state = eng.state
     seat, cid = step.seat, step.card
-    if not playing(state, seat) or state.cards[cid].zone != f"hand.{seat}":
+    if not playing(state, seat) or (state.cards[cid].zone != f"hand.{seat}" and
+                                    cid != amulet_event(state, seat)):
         return
     d = dof(state, cid)
     cost = card_cost(state, cid)
@@ -626,6 +698,9 @@ def _do_activate(eng: Eng, step: DoActivate) -> None:
         card.counters["uses"] = card.counters.get("uses", 0) - ab.uses
     if ab.resources:
         state.inv[seat].resources -= ab.resources
+    if ab.clue_cost:  # A993.6
+        state.inv[seat].clues -= ab.clue_cost
+        eng.emit("clues_spent", player=seat, amount=ab.clue_cost)
     if ab.limit:
         key = f"{cid}:{ab.limit}"
         used = state.group_limits if ab.limit.startswith("group") else state.inv[seat].limits

@@ -27,6 +27,8 @@ from .cards import CardDef, card_pool
 __all__ = ["HeuristicAgent", "success_chance"]
 
 _SYMBOL_MOD = {"skull": -2, "cultist": -1, "tablet": -2, "elder_thing": -2}
+#: The Devourer Below's acts (01145b: Umôrdhoth's side of agenda 3); resigning there loses.
+_DB_ACTS = ("01146", "01147", "01148", "01145b")
 
 
 def success_chance(bag: dict[str, int], value: int, difficulty: int) -> float:
@@ -102,6 +104,29 @@ class HeuristicAgent:
     def _use_trigger(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
         return ["yes"]
 
+    def _sure_gamble(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return [choice.options[0].key]  # a negative modifier turned positive
+
+    def _lend_ability(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return ["use"]  # Police Badge for the investigator whose turn it is
+
+    def _choose_skill(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return ["skill:intellect"]  # Encyclopedia: the agent mostly investigates
+
+    def _statue_use(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        return ["use"]  # Grotesque Statue: the better of 2 tokens (listed first after)
+
+    def _wendy_redraw(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
+        """Wendy Adams: give up the cheapest card to redraw an auto-fail or a -3 or worse."""
+        token = choice.options[0].label.partition(" ")[2]
+        bad = token == "auto_fail" or (token.startswith("-") and token[1:].isdigit()
+                                       and int(token) <= -3)
+        cards = [o for o in choice.options if o.key != "pass"]
+        if not bad or not cards:
+            return ["pass"]
+        cheapest = min(cards, key=lambda o: (getattr(ctx.card(o.card), "cost", 0) or 0, o.key))
+        return [cheapest.key]
+
     def _advance_act(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
         return ["no"] if self._wait_for_boss(ctx) else ["yes"]
 
@@ -129,6 +154,11 @@ class HeuristicAgent:
 
     def _choose_effect(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
         labels = {o.key: o.label.lower() for o in choice.options}
+        if "test willpower" in labels.get("a", "") and "agility" in labels.get("b", ""):
+            return ["a"] if ctx.skill("willpower") >= ctx.skill("agility") else ["b"]
+        if "heal 1 damage" in labels.get("a", "") and ctx.me is not None:
+            return ["a"] if ctx.me["health"] - ctx.me["damage"] <= \
+                ctx.me["sanity"] - ctx.me["horror"] else ["b"]
         if "burn" in labels.get("a", ""):
             return ["b"]  # keep the house: more experience, no trauma
         if "horror" in labels.get("b", "") and ctx.me is not None:
@@ -273,6 +303,11 @@ class HeuristicAgent:
             (me["sanity"] - me["horror"] <= hurt[1])
         boss_stage = act is not None and act.objective.startswith("defeat:")
         weak = act is not None and boss_stage and not self._can_beat_boss(ctx, act)
+        db = self._devourer_below(ctx, choice, opts)  # scenario 01142 (A99)
+        if db:
+            return [db]
+        if act_code in _DB_ACTS:
+            resign, weak = [], False  # resigning there kills everyone (A995.1)
         if resign and ((final_agenda and doom_left <= 1) or near_death or weak):
             return [resign[0]]
         engaged = [int(e) for e, info in panel["enemies"].items() if info["engaged"] == ctx.seat]
@@ -286,6 +321,9 @@ class HeuristicAgent:
                 step = self._step_toward(ctx, opts, lambda loc: ctx.can_resign_at(loc["code"]))
                 if step:
                     return [step]
+        mm = self._midnight_masks(ctx, choice, opts, engaged)  # scenario 01120 (A98)
+        if mm:
+            return [mm]
         heal = self._heal(ctx, choice, engaged)
         if heal:
             return [heal]
@@ -361,6 +399,154 @@ class HeuristicAgent:
                 return [step]
         return [self._idle(ctx, opts)]
 
+    def _devourer_below(self, ctx: _Ctx, choice: tcgcore.Choice,
+                        opts: dict[str, tcgcore.Option]) -> str | None:
+        """The Devourer Below (A99): clues for act 1, then the Ritual Site, then act 3's
+        action; against Umôrdhoth attack it, or give it Lita when the fight is lost."""
+        panel, me = ctx.panel, ctx.me
+        act_code = panel["act"]["code"]
+        if act_code not in _DB_ACTS or me is None:
+            return None
+        here = ctx.location(me["location"])
+        engaged = [int(e) for e, info in panel["enemies"].items() if info["engaged"] == ctx.seat]
+        umor = [int(e) for e, i in panel["enemies"].items() if i["code"] == "01157"]
+        acts = {o.key: ctx.card(o.card) for o in choice.options if o.key.startswith("activate:")}
+        if umor:
+            info = panel["enemies"][str(umor[0])]
+            lita = [k for k, o in opts.items() if k.startswith("activate:") and o.card == umor[0]]
+            hurt = me["health"] - me["damage"] <= 3 or me["sanity"] - me["horror"] <= 3
+            if lita and (hurt or info["health"] - info["damage"] > 3):
+                return lita[0]  # R3 rather than a lost fight
+            if here is not None and umor[0] in here["enemies"]:
+                key = self._attack(ctx, opts, umor[0])
+                if key:
+                    return key
+        if engaged and act_code in ("01147", "01148"):
+            for eid in engaged:  # slip away toward the ritual rather than trade blows
+                d = ctx.card(eid)
+                if d is not None and f"evade:{eid}" in opts and success_chance(
+                        ctx.bag, ctx.skill("agility"),
+                        (d.enemy_evade or 0) + ctx.enemy_bonus) >= 0.45:
+                    return f"evade:{eid}"
+        if engaged:
+            return self._handle_enemies(ctx, opts, engaged)
+        for key, d in acts.items():
+            if d is not None and d.code == "01155" and (
+                    me["damage"] >= 2 or me["horror"] >= 2 or
+                    me["health"] - me["damage"] <= 3 or me["sanity"] - me["horror"] <= 3):
+                return key  # Quiet Glade
+        if not umor and act_code != "01148":
+            key = self._play(ctx, choice, engaged)  # weapons and allies first
+            if key:
+                return key
+        if act_code == "01148":
+            for key, d in acts.items():
+                if d is not None and d.code == "01148" and me["clues"] > 0:
+                    return key
+        if act_code == "01147" and (here is None or here["code"] != "01156"):
+            step = self._step_toward(ctx, opts, lambda loc: loc["code"] == "01156")
+            if step:
+                return step
+        need = act_code == "01146" and \
+            panel["act"]["clues_needed"] > panel["act"]["group_clues"]
+        if need or (act_code == "01148" and me["clues"] == 0):
+            if here is not None and here["clues"] > 0 and "investigate" in opts:
+                key = self._investigate(ctx, opts, here, 0.05)
+                if key:
+                    return key
+            step = self._step_toward(ctx, opts, lambda loc: (loc["clues"] > 0 or not
+                                                             loc["revealed"]) and
+                                     not loc["enemies"])
+            return step or self._step_toward(ctx, opts, lambda loc: loc["clues"] > 0 or
+                                             not loc["revealed"])
+        return None
+
+    def _midnight_masks(self, ctx: _Ctx, choice: tcgcore.Choice,
+                        opts: dict[str, tcgcore.Option], engaged: list[int]) -> str | None:
+        """The Midnight Masks (A98): parley where it is cheap (A984.6), slip away from The
+        Masked Hunter while clues matter (A984.2) and from Ruth Turner (A984.4), spend
+        clues on the act to draw cultists (A983.2), attack cultists here (doom carriers
+        first), gather clues for the next draw, hunt the cultists it can interrogate or
+        beat, and resign only with the last action before midnight (A983.5)."""
+        panel, me = ctx.panel, ctx.me
+        if panel["act"]["code"] != "01123" or me is None:
+            return None
+        ag = panel["agenda"]
+        doom_left = ag["threshold"] - ag["doom_in_play"]
+        here = ctx.location(me["location"])
+        for o in choice.options:
+            if o.key.startswith("activate:") and o.label.endswith(": resign") and \
+                    ag["code"] == "01122" and doom_left <= 1 and me["actions"] <= 1:
+                return o.key  # midnight strikes at the next doom check
+        for o in choice.options:
+            if o.key.startswith("activate:") and o.label.endswith(": parley"):
+                d = ctx.card(o.card)
+                if d is not None and d.type_code == "enemy":
+                    return o.key
+        for eid in engaged:
+            info = panel["enemies"][str(eid)]
+            d = ctx.card(eid)
+            if d is None or f"evade:{eid}" not in opts:
+                continue
+            p_evade = success_chance(ctx.bag, ctx.skill("agility"), d.enemy_evade or 0)
+            if info["code"] == "01141" and p_evade >= 0.3:
+                return f"evade:{eid}"  # Ruth Turner is interrogated when evaded
+            if info["code"] == "01121b" and p_evade >= 0.35 and (
+                    me["clues"] > 0 or (here is not None and here["clues"] > 0)):
+                return f"evade:{eid}"  # the Masked Hunter locks our clues
+        for o in choice.options:
+            if o.key.startswith("activate:") and not engaged:
+                d = ctx.card(o.card)
+                if d is not None and d.type_code == "act":
+                    return o.key  # draw the next cultist
+        if engaged:
+            return None
+        cultists = []
+        for eid in (here or {}).get("enemies", []):
+            info = panel["enemies"].get(str(eid), {})
+            d = ctx.card(eid)
+            if d is not None and "Cultist" in d.traits and info.get("engaged", -1) < 0:
+                cultists.append((-int(info.get("doom", 0)), int(eid)))
+        for _, eid in sorted(cultists):
+            key = self._attack(ctx, opts, eid)
+            if key:
+                return key
+        hunt, doomed = set(), set()
+        for info in panel["enemies"].values():
+            d = self._def(info["code"])
+            if d is None or "Cultist" not in d.traits or info["engaged"] >= 0:
+                continue
+            code = info["code"]
+            ok = ctx.ready_for(d)
+            if code == "01139":
+                ok = ok or me["clues"] >= 2  # Peter Warren: 2 clues
+            elif code == "01140":
+                ok = ok or me["resources"] >= 5  # Victoria Devereux: 5 resources
+            elif code == "01138":
+                ok = ok or len(ctx.hand) >= 4  # Herman Collins: 4 cards
+            elif code == "01141":
+                ok = ok or success_chance(ctx.bag, ctx.skill("agility"),
+                                          d.enemy_evade or 0) >= 0.3  # Ruth Turner
+            elif code == "01121b":
+                ok = False  # the Masked Hunter comes to us
+            if ok and d.is_unique:
+                hunt.add(info["location"])
+            elif ok and int(info.get("doom", 0)) > 0:
+                doomed.add(info["location"])
+        if hunt:
+            step = self._step_toward(ctx, opts, lambda loc: loc["id"] in hunt)
+            if step:
+                return step
+        n = len(panel.get("investigators") or [])
+        if panel["act"]["group_clues"] < 2 * n and here is not None and here["clues"] > 0 \
+                and "investigate" in opts:
+            key = self._investigate(ctx, opts, here, 0.2)
+            if key:
+                return key
+        if doomed:
+            return self._step_toward(ctx, opts, lambda loc: loc["id"] in doomed)
+        return None
+
     def _can_beat_boss(self, ctx: _Ctx, act: CardDef) -> bool:
         """Whether the best attack at hand gives a fair chance against the act's target."""
         target = self._def(act.objective.split(":", 1)[1])
@@ -413,7 +599,7 @@ class HeuristicAgent:
         d = ctx.card(eid)
         if info is None or d is None:
             return None
-        fight = d.enemy_fight or 0
+        fight = (d.enemy_fight or 0) + ctx.enemy_bonus
         best: tuple[float, str] | None = None
         for key, o in opts.items():
             dmg = 1
@@ -454,13 +640,17 @@ class HeuristicAgent:
             d = ctx.card(eid)
             if d is not None and "retaliate" in d.keywords and f"evade:{eid}" in opts:
                 # evade a retaliating enemy first, then attack it while it is exhausted
-                p_fight = success_chance(ctx.bag, ctx.best_fight(), d.enemy_fight or 0)
-                p_evade = success_chance(ctx.bag, ctx.skill("agility"), d.enemy_evade or 0)
+                p_fight = success_chance(ctx.bag, ctx.best_fight(),
+                                         (d.enemy_fight or 0) + ctx.enemy_bonus)
+                p_evade = success_chance(ctx.bag, ctx.skill("agility"),
+                                         (d.enemy_evade or 0) + ctx.enemy_bonus)
                 if p_evade >= 0.5 and p_fight < 0.75:
                     return f"evade:{eid}"
             if key and d is not None:
-                p_fight = success_chance(ctx.bag, ctx.skill("combat") + 1, d.enemy_fight or 0)
-                p_evade = success_chance(ctx.bag, ctx.skill("agility"), d.enemy_evade or 0)
+                p_fight = success_chance(ctx.bag, ctx.skill("combat") + 1,
+                                         (d.enemy_fight or 0) + ctx.enemy_bonus)
+                p_evade = success_chance(ctx.bag, ctx.skill("agility"),
+                                         (d.enemy_evade or 0) + ctx.enemy_bonus)
                 if p_fight >= 0.45 or p_fight >= p_evade:
                     return key
             if f"evade:{eid}" in opts:
@@ -567,6 +757,38 @@ class HeuristicAgent:
         return cost
 
 
+def _scenario_bag(agent: HeuristicAgent, panel: dict[str, Any]) -> dict[str, int]:
+    """The public bag with the symbol tokens turned into the modifiers the current
+    scenario's reference card gives them right now (Easy/Standard values, A983.4 for The
+    Midnight Masks, A995.2–A995.4 for The Devourer Below); other scenarios keep the
+    symbols and :func:`success_chance` estimates them."""
+    bag: dict[str, int] = panel.get("chaos_bag") or {}
+    act = (panel.get("act") or {}).get("code")
+    if act == "01123":
+        most = 0
+        for info in (panel.get("enemies") or {}).values():
+            d = agent._def(info.get("code"))
+            if d is not None and "Cultist" in d.traits:
+                most = max(most, int(info.get("doom", 0)))
+        mods = {"skull": -most, "cultist": -2, "tablet": -3}
+    elif act in _DB_ACTS:
+        monsters, ancient = 0, False
+        for info in (panel.get("enemies") or {}).values():
+            d = agent._def(info.get("code"))
+            if d is not None:
+                monsters += "Monster" in d.traits
+                ancient = ancient or "Ancient One" in d.traits
+        mods = {"skull": -monsters, "cultist": -2, "tablet": -3,
+                "elder_thing": -7 if ancient else -5}
+    else:
+        return bag
+    out: dict[str, int] = {}
+    for tok, n in bag.items():
+        key = f"{mods[tok]:+d}" if tok in mods else tok
+        out[key] = out.get(key, 0) + n
+    return out
+
+
 class _Ctx:
     """What one decision may look at: the panel, its own seat, visible card codes."""
 
@@ -579,7 +801,9 @@ class _Ctx:
         self.hand = hand
         invs = panel.get("investigators") or []
         self.me: dict[str, Any] | None = invs[seat] if seat < len(invs) else None
-        self.bag: dict[str, int] = panel.get("chaos_bag") or {}
+        self.bag: dict[str, int] = _scenario_bag(agent, panel)
+        #: The Ritual Begins (01144, A993.2): every enemy +1 fight and +1 evade.
+        self.enemy_bonus = 1 if (panel.get("agenda") or {}).get("code") == "01144" else 0
 
     def cost(self, cid: int | None) -> int:
         d = self.card(cid)
@@ -639,7 +863,7 @@ class _Ctx:
         tough = me["health"] - me["damage"] > 2 * enemy.enemy_damage and \
             me["sanity"] - me["horror"] > 2 * enemy.enemy_horror
         return tough and success_chance(self.bag, self.best_fight(with_hand),
-                                        enemy.enemy_fight or 0) >= 0.45
+                                        (enemy.enemy_fight or 0) + self.enemy_bonus) >= 0.45
 
     def investigate_chance(self, shroud: int) -> float:
         """Best chance to investigate against ``shroud`` with what is in play."""

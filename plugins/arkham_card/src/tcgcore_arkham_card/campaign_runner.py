@@ -5,8 +5,8 @@ step, a state file saved after each scenario, and ArkhamDB deck export at the en
 ``tcgcore campaign arkham_card night_of_the_zealot --deck roland [--deck FILE …]`` runs
 :func:`run_campaign_cli` (the game's ``campaign_runner`` hook).
 
-Only The Gathering (01104) of Night of the Zealot is implemented so far; the runner
-plays the scenarios listed in :data:`CAMPAIGNS` and says which ones are still missing.
+Night of the Zealot plays The Gathering (01104), The Midnight Masks (01120) and The
+Devourer Below (01142), in that order (:data:`CAMPAIGNS`).
 """
 
 from __future__ import annotations
@@ -41,11 +41,10 @@ from .decks import STARTERS, deck_codes, load_deck, starter_deck
 __all__ = ["CAMPAIGNS", "MISSING", "SaveRequested", "TextAgent", "run_campaign",
            "run_campaign_cli", "start_campaign"]
 
-#: Implemented scenarios of each campaign, in order.
-CAMPAIGNS: dict[str, tuple[str, ...]] = {"night_of_the_zealot": ("01104",)}
-#: Scenarios of each campaign not implemented yet (named in the summary).
-MISSING: dict[str, tuple[str, ...]] = {
-    "night_of_the_zealot": ("The Midnight Masks (01120)", "The Devourer Below (01142)")}
+#: The scenarios of each campaign, in order (A980.2).
+CAMPAIGNS: dict[str, tuple[str, ...]] = {"night_of_the_zealot": ("01104", "01120", "01142")}
+#: Scenarios of each campaign not implemented yet (named in the summary; none left).
+MISSING: dict[str, tuple[str, ...]] = {"night_of_the_zealot": ()}
 
 
 class SaveRequested(Exception):
@@ -178,6 +177,14 @@ def _human_upgrades(camp: Campaign, seat: int, agent: TextAgent) -> Campaign:
     return camp
 
 
+def _final_scenario(code: str) -> str:
+    """The last scenario of the campaign ``code`` belongs to (``""`` if none)."""
+    for scenarios in CAMPAIGNS.values():
+        if code in scenarios:
+            return scenarios[-1]
+    return ""
+
+
 def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
                  humans: frozenset[int] = frozenset(), out: TextIO, inp: TextIO,
                  save: Path | None = None, max_decisions: int = 5000,
@@ -230,6 +237,9 @@ def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
         camp = _story_choices(before, camp, humans, text)
         camp = check_lost(camp)
         todo.pop(0)
+        if not todo and result.detail.get("outcome") == "loss" and \
+                code == _final_scenario(code):
+            camp.lost = True  # the campaign's last scenario was lost (A980.8)
         played.append((code, str(result.detail.get("resolution", "R-none"))))
         _summary(camp, code, result, out)
         for s in range(n):  # the upgrade step (A980.3)
@@ -278,6 +288,8 @@ def run_campaign_cli(argv: list[str], out: TextIO, inp: TextIO) -> int:
     missing = MISSING.get(args.name, ())
     if camp.lost:
         out.write("\nThe campaign is lost.\n")
+    elif camp.played and camp.played[-1].startswith(CAMPAIGNS[args.name][-1] + ":"):
+        out.write(f"\nThe campaign is won ({camp.played[-1].split(':')[1]}).\n")
     elif missing:
         out.write("\nNot implemented yet, so the campaign stops here: "
                   + ", ".join(missing) + ".\n")

@@ -100,6 +100,9 @@ class Ability(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
         effects: what resolves (for a parley: on success).
         trigger: for reactions, the trigger (``"after_defeat_enemy"``).
         limit: ``"round"`` / ``"turn"`` / ``"game"`` / ``""`` (per investigator).
+        condition: an extra requirement for offering the ability (A981.3), e.g.
+            ``"hand:4"``, ``"clues:2"``, ``"group_clues_per_inv:2"``, ``"damaged"``,
+            ``"horrified"``, ``"deck"`` (see :func:`.midnight_masks.condition_met`).
     """
 
     kind: str = "action"
@@ -125,6 +128,9 @@ class Ability(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     extra_actions: int = 0
     margin_is_damage: bool = False
     no_aoo: bool = False
+    condition: str = ""
+    requires: str = ""  # only while you control a card with this code (A994.6)
+    clue_cost: int = 0  # clues the activating investigator spends (A993.6)
 
 
 class TokenEffect(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
@@ -240,6 +246,8 @@ class CardDef(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     symbol: str = ""
     connections: tuple[str, ...] = ()
     cannot_enter_unrevealed: bool = False
+    unrevealed_symbol: str = ""  # the unrevealed side's symbol and links (A992.1)
+    unrevealed_connections: tuple[str, ...] = ()
     # acts and agendas
     stage: int | None = None
     doom: int | None = None

@@ -10,6 +10,9 @@ from __future__ import annotations
 import tcgcore
 from tcgcore import Option
 
+from . import devourer_below as _devourer  # scenario rules (A991-A995)
+from . import midnight_masks as _midnight  # scenario rules (A981-A985)
+from .card_choices import choice_effect
 from .cards import Effect
 from .rules import (
     _PLAY_ZONE_PREFIXES,
@@ -36,7 +39,6 @@ from .rules import (
     enter_location,
     gain_clues,
     is_enemy,
-    is_revealed,
     location_by_code,
     location_of,
     name_of,
@@ -45,7 +47,6 @@ from .rules import (
     rebuild_adjacency,
     reveal_location,
     run_effects,
-    seats_at,
     shroud,
     spec,
 )
@@ -58,7 +59,6 @@ from .state import (
     ChooseEnemyAnswer,
     DamageEnemy,
     DoDraw,
-    DoMove,
     DrawEncounter,
     Effects,
     Eliminate,
@@ -94,6 +94,10 @@ def _effects(eng: Eng, step: Effects) -> None:
 def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
     state = eng.state
     op = e.op
+    if e.target.startswith("seat:"):  # an investigator chosen by the card (A975.11)
+        seat = int(e.target[5:])
+    elif e.target == "active" and state.turn_seat >= 0:  # Police Badge (A978.4)
+        seat = state.turn_seat
     targets = [seat]
     if e.target == "each":
         targets = player_order(state)
@@ -311,15 +315,21 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         eng.push(DrawEncounter(seat=seat))
     elif op in _PLAYER_OPS:
         _player_effect(eng, seat, e, source)
+    elif choice_effect(eng, seat, e, source):  # choices of player cards (A975.11, A975.14)
+        pass
+    elif op in _midnight.OPS:  # The Midnight Masks and its encounter sets (A981-A985)
+        _midnight.scenario_op(eng, seat, e, source, margin)
+    elif _devourer.handles(op):  # The Devourer Below (A991-A995)
+        _devourer.effect(eng, seat, e, source, margin)
     else:  # pragma: no cover - data validated by tests
         raise tcgcore.EngineError(f"{GAME}: unknown effect op {op!r}")
 
 
-_PLAYER_OPS = frozenset({"gain_actions", "counter_self", "flag", "blast", "search_top",
-                         "search_deck", "escape", "look_top", "cancel_revelation",
+_PLAYER_OPS = frozenset({"gain_actions", "counter_self", "flag", "search_top",
+                         "search_deck", "look_top", "cancel_revelation",
                          "damage_target", "recover_item", "discard_hand_but", "remove_discard",
                          "attack_bonus", "add_uses", "harm_self", "discard_enemy_here",
-                         "skill_bonus", "blank_enemy_here", "shuffle_enemy_back",
+                         "skill_bonus", "shuffle_enemy_back", "return_to_hand",
                          "flip_negative"})
 
 
@@ -356,29 +366,11 @@ def _player_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
     elif op == "flag":
         inv.limits[f"flag:{e.code}:{e.target or 'round'}"] = 1
         eng.emit("flag", player=seat, data={"flag": e.code})
-    elif op == "blast":  # Dynamite Blast: each enemy and investigator at your location
-        loc = inv.location
-        steps: list[tcgcore.Step] = [DamageEnemy(enemy=x, amount=e.amount, seat=seat)
-                                     for x in enemies_at(state, loc)]
-        steps += [Harm(seat=s, damage=e.amount, source=source) for s in seats_at(state, loc)]
-        eng.push(*steps)
     elif op == "search_top":
         _take_from_deck(eng, seat, list(state.zones[f"deck.{seat}"].cards[:e.amount]), e.trait,
                         "")
     elif op == "search_deck":
         _take_from_deck(eng, seat, list(state.zones[f"deck.{seat}"].cards), e.trait, "asset")
-    elif op == "escape":  # Elusive / Survival Instinct
-        for eid in engaged_enemies(state, seat):
-            if e.target == "evade" and state.test is not None and eid == state.test.target:
-                continue
-            loc = location_of(state, eid)
-            if not state.cards[eid].zone.startswith("at."):
-                eng.move(eid, f"at.{loc}", kind="disengaged")
-        here = inv.location
-        for nxt in state.adj.get(str(here), ()):
-            if is_revealed(state, nxt) and can_enter(state, nxt) and not enemies_at(state, nxt):
-                eng.push(DoMove(seat=seat, location=nxt))
-                break
     elif op == "look_top":
         eng.emit("looked", player=seat, amount=min(e.amount,
                                                    len(state.zones[f"deck.{seat}"].cards)))
@@ -443,19 +435,20 @@ def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
     elif op == "skill_bonus":  # Encyclopedia: until the end of the phase
         key = f"skill:{e.skill}:phase"
         inv.limits[key] = inv.limits.get(key, 0) + e.amount
-    elif op == "blank_enemy_here":  # Mind Wipe
-        found = _non_elite_here(state, seat)
-        if found:
-            state.cards[found[0]].counters["blank"] = 1
-            eng.emit("blanked", player=seat, card=found[0])
-    elif op == "shuffle_enemy_back":  # Close Call
+    elif op == "shuffle_enemy_back":  # Close Call: the evaded enemy (A978.6)
         found = _non_elite_here(state, seat, exhausted=True)
+        if e.target.startswith("card:"):
+            eid = int(e.target[5:])
+            found = [eid] if state.cards[eid].zone.startswith(("at.", "threat.")) else []
         if found:
             card = state.cards[found[0]]
             card.counters.clear()
             card.exhausted = False
             eng.move(found[0], "encounter", kind="shuffled_back")
             eng.shuffle("encounter")
+    elif op == "return_to_hand" and source >= 0:  # Magnifying Glass (1) (A978.9)
+        if state.cards[source].zone == f"play.{seat}":
+            eng.move(source, f"hand.{seat}", kind="returned")
     # "cancel_revelation" and "attack_bonus" are handled by their callers
 
 
@@ -531,3 +524,5 @@ def _evade_enemy(eng: Eng, seat: int, eid: int) -> None:
         eng.move(eid, f"at.{loc}", kind="disengaged")
     state.cards[eid].exhausted = True
     eng.emit("enemy_evaded", player=seat, card=eid)
+    if "after_evaded" in dof(state, eid).forced:  # Ruth Turner (A984.4)
+        run_effects(eng, seat, dof(state, eid).forced["after_evaded"], eid)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import tcgcore
 from tcgcore import Option
 
+from . import devourer_below as _devourer  # scenario rules (A991-A995)
+from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .rules import (
     Eng,
     _agenda_forced,
@@ -18,6 +20,7 @@ from .rules import (
     _game_end_applies,
     _summary_detail,
     _traits,
+    barricaded,
     can_enter,
     cdef,
     current_act,
@@ -237,9 +240,15 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
     remaining = player_order(state)
     if not remaining:
         resigned = any(i.status == "resigned" for i in state.inv)
+        lost = _devourer.no_resolution(state)  # A995.1: resigning does not save anyone
+        if lost:
+            resigned = False
         detail: dict[str, tcgcore.Scalar] = {"resolution": "R-none", "lead": state.lead,
                                               "victory": final_victory(state),
                                               "round": state.turn}
+        # the campaign runner reads the outcome (A980.8): "loss" where no resolution
+        # loses the scenario (The Devourer Below), otherwise "none"
+        detail["outcome"] = "loss" if lost else state.resolutions.get("R-none", "none")
         for s, i in enumerate(state.inv):
             detail[f"status{s}"] = i.status
             if i.trauma:
@@ -303,7 +312,16 @@ def _attack_hits(eng: Eng, step: AttackHits) -> None:
         eng.push(AfterAttack(enemy=eid, seat=seat, exhaust=step.exhaust))
         return
     d = dof(state, eid)
-    eng.push(Harm(seat=seat, damage=d.enemy_damage, horror=d.enemy_horror, source=eid),
+    more = _devourer.attack_extra(eng, eid, seat)  # Yithian Observer (A994.4)
+    other = state.inv[seat].limits.pop(f"redirect:{step.event}", -1)
+    if other >= 0 and state.cards[other].zone.startswith(("at.", "threat.")):
+        # Aquinnah (A978.9): the attack's damage goes to another enemy, the horror to you
+        eng.push(DamageEnemy(enemy=other, amount=d.enemy_damage + more, seat=seat),
+                 Harm(seat=seat, horror=d.enemy_horror + more, source=eid),
+                 AfterAttack(enemy=eid, seat=seat, exhaust=step.exhaust))
+        return
+    eng.push(Harm(seat=seat, damage=d.enemy_damage + more, horror=d.enemy_horror + more,
+                  source=eid),
              AfterAttack(enemy=eid, seat=seat, exhaust=step.exhaust))
 
 
@@ -344,6 +362,8 @@ def _damage_enemy(eng: Eng, step: DamageEnemy) -> None:
         act = current_act(state)
         if act >= 0 and dof(state, act).objective == f"defeat:{code}":
             eng.push(AdvanceAct())  # A801.4
+        elif act >= 0 and dof(state, act).objective.startswith("victory_unique_trait:"):
+            _midnight.check_objective(eng)  # A983.3
 
 
 @spec.handles(ElusiveMove)
@@ -475,6 +495,7 @@ def _move_one(eng: Eng, step: MoveOne) -> None:
 
 def _move_step(eng: Eng, eid: int, steps: list[int]) -> None:
     state = eng.state
+    steps = [n for n in steps if not barricaded(state, eid, n)]  # A975.12
     if not steps:
         return
     if len(steps) == 1:

@@ -97,8 +97,9 @@ def dof(state: ArkhamState, cid: int) -> CardDef:
         d = extra.get(code)
         if d is not None:
             return d
-    if card.counters and card.counters.get("blank"):
-        return _blank(_POOL[code])  # Mind Wipe (A978.6)
+    if card.counters and card.counters.get("blank") and \
+            _card_choices.blank_now(state, card.counters["blank"]):
+        return _blank(_POOL[code])  # Mind Wipe: until the end of the phase (A978.6)
     d = _POOL[code]
     if d.type_code == "investigator" and card.zone.startswith("play.") and \
             investigator_blank(state, int(card.zone[5:])):
@@ -207,7 +208,8 @@ def enemy_health(state: ArkhamState, eid: int) -> int:
     """Printed health, multiplied per investigator (A110.1, A209.2)."""
     d = dof(state, eid)
     hp = d.health or 0
-    return hp * state.num_players if d.health_per_investigator else hp
+    hp = hp * state.num_players if d.health_per_investigator else hp
+    return hp + d.bonus.get("health_per_inv", 0) * state.num_players  # A983.1
 
 
 def skill_value(state: ArkhamState, seat: int, skill: str) -> int:
@@ -227,6 +229,8 @@ def skill_value(state: ArkhamState, seat: int, skill: str) -> int:
     threat = state.zones[f"threat.{seat}"].cards
     if threat:
         base -= sum(1 for c in threat if "haunted" in dof(state, c).keywords)  # Haunted
+        base += sum(dof(state, c).bonus.get(skill, 0) for c in threat  # Dreams of R'lyeh
+                    if dof(state, c).type_code == "treachery")  # (A994.8)
     if state.auras:
         # "investigators at your location get +1 <skill>" (e.g. Lita Chantler)
         for cid in state.auras:
@@ -242,7 +246,11 @@ def inv_health(state: ArkhamState, seat: int) -> int:
 
 
 def inv_sanity(state: ArkhamState, seat: int) -> int:
-    return cdef(state, state.inv[seat].code).sanity or 0
+    """Printed sanity, plus ``sanity`` bonuses of treacheries in the threat area (A994.8)."""
+    base = cdef(state, state.inv[seat].code).sanity or 0
+    threat = state.zones[f"threat.{seat}"].cards if state.zones else []
+    return base + sum(dof(state, c).bonus.get("sanity", 0) for c in threat
+                      if dof(state, c).type_code == "treachery")
 
 
 def current_agenda(state: ArkhamState) -> int:
@@ -306,16 +314,19 @@ def rebuild_adjacency(state: ArkhamState) -> None:
     locs = list(state.zones["locations"].cards)
     by_symbol: dict[str, list[int]] = {}
     by_code: dict[str, int] = {}
+    hidden = {loc for loc in locs if dof(state, loc).unrevealed_symbol
+              and not is_revealed(state, loc)}  # an unrevealed side's links (A992.1)
     for loc in locs:
         d = dof(state, loc)
-        if d.symbol:
-            by_symbol.setdefault(d.symbol, []).append(loc)
+        sym = d.unrevealed_symbol if loc in hidden else d.symbol
+        if sym:
+            by_symbol.setdefault(sym, []).append(loc)
         by_code[d.code] = loc
     adj: dict[str, list[int]] = {}
     for loc in locs:
         d = dof(state, loc)
         targets: list[int] = []
-        for ref in d.connections:
+        for ref in d.unrevealed_connections if loc in hidden else d.connections:
             if ref in by_code:
                 targets.append(by_code[ref])
             targets.extend(by_symbol.get(ref, []))
@@ -382,6 +393,10 @@ def prey_filter(state: ArkhamState, eid: int, seats: list[int]) -> list[int]:
         inv = state.inv[s]
         if what == "clues":
             return inv.clues
+        if what == "remaining_sanity":  # Screeching Byakhee (A994.2)
+            return inv_sanity(state, s) - inv.horror
+        if what == "hand":  # Yithian Observer: fewest cards in hand (A994.4)
+            return len(state.zones[f"hand.{s}"].cards)
         if what == "remaining_health":
             return inv_health(state, s) - inv.damage
         if what in SKILLS:
@@ -436,7 +451,10 @@ def reveal_location(eng: Eng, loc: int) -> None:
     if card.counters.get("revealed", 0):
         return
     card.counters["revealed"] = 1
+    _devourer_rules.identify_woods(eng, loc)  # A991.2: which Woods it is, decided now
     place_clues(state, loc)
+    if dof(state, loc).unrevealed_symbol:
+        rebuild_adjacency(state)  # its revealed side links differently (A992.1)
     eng.emit("location_revealed", card=loc, code=card.code,
              amount=card.counters.get("clues", 0))
 
@@ -446,7 +464,12 @@ def enter_location(eng: Eng, seat: int, loc: int, *, reveal: bool = True) -> Non
     emit ``entered`` (forced "after you enter" abilities) and check engagement (A602.1)."""
     state = eng.state
     inv = state.inv[seat]
+    left = inv.location
     inv.location = loc
+    if left >= 0 and left != loc:  # Barricade: discarded when an investigator leaves
+        for cid in list(state.zones[f"at.{left}"].cards):
+            if "barricade" in dof(state, cid).keywords:
+                discard_card(eng, cid)
     if reveal:
         reveal_location(eng, loc)
     eng.emit("entered", player=seat, card=loc, code=state.cards[loc].code)
@@ -495,7 +518,7 @@ def gain_clues(eng: Eng, seat: int, amount: int) -> None:
         return
     counters = state.cards[inv.location].counters
     got = min(amount, counters.get("clues", 0))
-    if got <= 0:
+    if got <= 0 or _midnight_rules.clues_blocked(state, seat):  # The Masked Hunter (A984.2)
         return
     for cid in state.zones[f"threat.{seat}"].cards:
         cc = state.cards[cid].counters
@@ -551,6 +574,7 @@ def _summary_detail(state: ArkhamState, detail: dict[str, tcgcore.Scalar]) -> No
         detail[name] = res
     if state.scenario in ("", "description"):
         return
+    _midnight_rules.write_log(state, res)  # A985.5
     try:
         sdef = load_scenario(state.scenario)
     except tcgcore.CardDataError:  # pragma: no cover - scenarios come from data files
@@ -721,7 +745,9 @@ def _mythos(eng: Eng, step: MythosPhase) -> None:
     steps: list[tcgcore.Step] = []
     if ag >= 0 and doom_in_play(state) >= agenda_threshold(state):  # A402.2
         steps.append(AdvanceAgenda())
-    steps += [EncounterDraws(seats=player_order(state)), InvestigationPhase()]
+    steps += [EncounterDraws(seats=player_order(state)),
+              Effects(seat=state.lead, effects=_MYTHOS_END),  # A982.3
+              InvestigationPhase()]
     eng.push(*steps)
 
 
@@ -801,6 +827,11 @@ def _finish_treachery(eng: Eng, step: FinishTreachery) -> None:
     d = dof(state, step.card)
     if d.victory is not None and not d.is_weakness():
         eng.move(step.card, "victory", kind="to_victory")  # A615.4
+    elif d.type_code == "event" and step.seat >= 0 and state.cards[step.card].owner == \
+            step.seat and any("amulet_events" in dof(state, c).keywords
+                              for c in state.zones[f"play.{step.seat}"].cards):
+        # Wendy's Amulet (A975.13): a played event goes to the bottom of the deck
+        eng.move(step.card, f"deck.{step.seat}", kind="to_deck_bottom")
     else:
         discard_card(eng, step.card)
 
@@ -813,6 +844,10 @@ def _spawn(eng: Eng, step: SpawnAt) -> None:
     eid = step.enemy
     d = dof(state, eid)
     seat = step.seat
+    redirect = _midnight_rules.spawn_redirect(state, state.cards[eid].code)
+    if redirect >= 0:  # Your House and the Ghoul Priest (A982.1)
+        _spawn_at_location(eng, eid, redirect)
+        return
     if d.spawn:
         fits = _spawn_fits(state, d.spawn)
         if not fits:
@@ -846,6 +881,8 @@ def _spawn_fits(state: ArkhamState, spawn: str) -> list[int]:
     if spawn.startswith("trait:"):
         trait = spawn[6:]
         return [x for x in locs if trait in _traits(dof(state, x))]
+    if spawn.startswith("name:"):  # "Spawn - Downtown" (A984.1)
+        return [x for x in locs if dof(state, x).name == spawn[5:]]
     x = location_by_code(state, spawn)
     return [x] if x >= 0 else []
 
@@ -853,6 +890,9 @@ def _spawn_fits(state: ArkhamState, spawn: str) -> list[int]:
 def _spawn_at_location(eng: Eng, eid: int, loc: int) -> None:
     eng.move(eid, f"at.{loc}", kind="spawned", data={"location": loc})
     eng.push(EngageCheck(enemy=eid))
+    after = dof(eng.state, eid).forced.get("after_spawn")
+    if after:  # "after it enters play" (Acolyte, A982.2)
+        eng.push(Effects(seat=eng.state.lead, effects=after, source=eid))
     _enemy_entered(eng, eid, loc)  # A601.5: spawning there is entering it
 
 
@@ -911,9 +951,17 @@ def _ability_payable(state: ArkhamState, seat: int, cid: int, ab: Ability) -> bo
         return False
     if ab.resources and state.inv[seat].resources < ab.resources:
         return False
+    if ab.clue_cost and state.inv[seat].clues < ab.clue_cost:
+        return False  # A993.6
+    if ab.requires and not any(state.cards[c].code == ab.requires
+                               for c in state.zones[f"play.{seat}"].cards):
+        return False
+    if ab.condition and not _midnight_rules.condition_met(state, seat, cid, ab.condition):
+        return False  # A981.3
     if ab.limit:
         used = state.group_limits if ab.limit.startswith("group") else state.inv[seat].limits
-        if used.get(f"{cid}:{ab.limit}", 0) >= 1:  # A107.1, A107.2, A910.1
+        most = 2 if ab.limit.startswith("twice:") else 1  # Hospital Debts (A974.3)
+        if used.get(f"{cid}:{ab.limit}", 0) >= most:  # A107.1, A107.2, A910.1
             return False
     return True
 
@@ -935,7 +983,16 @@ def _evade_targets(state: ArkhamState, seat: int) -> list[int]:
 
 
 def card_cost(state: ArkhamState, cid: int) -> int:
-    return max(0, dof(state, cid).cost or 0)
+    d = dof(state, cid)
+    cost = max(0, d.cost or 0)
+    owner = state.cards[cid].owner
+    if cost and d.type_code == "asset" and 0 <= owner < len(state.inv):
+        loc = state.inv[owner].location
+        if loc >= 0:  # Easttown: "Ally assets you play here cost 2 less" (A982.4)
+            for key, mod in dof(state, loc).bonus.items():
+                if key.startswith("cost:") and key[5:] in _traits(d):
+                    cost = max(0, cost + mod)
+    return cost
 
 
 def _unique_blocked(state: ArkhamState, d: CardDef) -> bool:
@@ -990,6 +1047,9 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
                 continue
             if ab.action == "evade" and not _evade_targets(state, seat):
                 continue
+            if ab.effects and ab.effects[0].op == "return_to_hand" and (
+                    loc < 0 or cards[loc].counters.get("clues", 0) > 0):
+                continue  # Magnifying Glass (1): only where no clues are left (A978.9)
             if ab.action == "parley" and d.type_code == "enemy" and location_of(state, cid) != loc:
                 continue
             if ab.effects and all(e.op == "take_control" for e in ab.effects) and not any(
@@ -1043,6 +1103,8 @@ def _ask_enemy(eng: Eng, seat: int, targets: list[int], resume: ChooseEnemyAnswe
 
 
 _AUTO_FAIL = TokenEffect(auto_fail=True)
+#: End of the mythos phase: forced abilities of enemies in play (A982.3).
+_MYTHOS_END = (Effect(op="enemies_forced", code="mythos_end"),)
 
 
 def _traits(d: CardDef) -> list[str]:
@@ -1052,10 +1114,16 @@ def _traits(d: CardDef) -> list[str]:
 _SYMBOLS = frozenset({"skull", "cultist", "tablet", "elder_thing", "auto_fail"})
 
 
+def barricaded(state: ArkhamState, eid: int, loc: int) -> bool:
+    """Barricade (A975.12): a non-Elite enemy cannot move into a location it is attached to."""
+    return "Elite" not in _traits(dof(state, eid)) and any(
+        "barricade" in dof(state, c).keywords for c in state.zones[f"at.{loc}"].cards)
+
+
 def _enemy_enters(eng: Eng, eid: int, loc: int) -> None:
     state = eng.state
-    if not can_enter(state, loc):
-        return  # A605.6
+    if not can_enter(state, loc) or barricaded(state, eid, loc):
+        return  # A605.6, A975.12
     eng.move(eid, f"at.{loc}", kind="enemy_moved", data={"location": loc})
     eng.push(EngageCheck(enemy=eid))  # A602.1
     _enemy_entered(eng, eid, loc)
@@ -1134,9 +1202,13 @@ def _end_round(eng: Eng, step: EndRound) -> None:
     for zid in [z for z in state.zones if z.startswith(("threat.", "at."))]:
         for cid in list(state.zones[zid].cards):
             d = dof(state, cid)
-            if d.type_code == "treachery" and "round_end" in d.forced:
+            if d.type_code in ("treachery", "enemy") and "round_end" in d.forced:
                 steps.append(Effects(seat=_seat_of_zone(zid, state), effects=d.forced["round_end"],
                                      source=cid))
+    for loc in state.zones["locations"].cards:  # Ritual Site (A992.6)
+        fx = dof(state, loc).forced.get("round_end")
+        if fx:
+            steps.append(Effects(seat=state.lead, effects=fx, source=loc))
     eng.emit("round_ended", amount=state.turn)
     steps += _agenda_forced(state, "round_end")
     eng.push(*steps, RoundEndObjective(), BeginRound())
@@ -1218,7 +1290,7 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     """Forced abilities and reactions an event triggers (A902): location "after you
     enter" forced effects, investigator reactions "after you defeat an enemy"."""
     state = eng.state
-    found: list[Trigger] = []
+    found: list[Trigger] = _devourer_rules.collect(eng, event)  # A994.5, A994.7
     kind = event.kind
     if kind == "entered" and event.card is not None and event.player is not None:
         d = dof(state, event.card)
@@ -1308,7 +1380,13 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
                     found.append(Trigger(id="", player=seat, ability=f"reaction:{idx}",
                                          source=inv.card, optional=True,
                                          label=f"{d.name}: reaction"))
+    if kind in _CARD_TRIGGER_KINDS:  # player cards reacting to enemies and phases (A978.9)
+        found += _card_choices.card_triggers(eng, event)
     return found
+
+
+_CARD_TRIGGER_KINDS = frozenset({"spawned", "enemy_attacks", "enemy_evaded", "enemy_auto_evaded",
+                                 "phase"})
 
 
 def _hand_plays(state: ArkhamState, seat: int, when: str, suffix: str) -> list[Trigger]:
@@ -1328,7 +1406,9 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
     """Carry out one forced ability or reaction."""
     state = eng.state
     src = trigger.source if trigger.source is not None else -1
-    if trigger.ability == "forced:after_enter" and src >= 0:
+    if _devourer_rules.resolve(eng, trigger):
+        pass
+    elif trigger.ability == "forced:after_enter" and src >= 0:
         run_effects(eng, trigger.player, dof(state, src).forced["after_enter"], src)
     elif trigger.ability == "forced:enemy_enters" and src >= 0:
         run_effects(eng, trigger.player, dof(state, src).forced["enemy_enters"], src)
@@ -1350,23 +1430,30 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
         parts = trigger.ability.split(":")
         if len(parts) > 2 and any(e.op == "cancel_revelation" for e in d.effects):
             state.cancelled.append(-1 - int(parts[2]))  # Ward of Protection
+        if len(parts) > 2:  # the card the play reacts to (Close Call, A978.6)
+            rest = _card_choices.with_trigger_card(rest, int(parts[2]))
         eng.push(Effects(seat=seat, effects=rest, source=src),
                  FinishTreachery(card=src, seat=seat))
     elif trigger.ability.startswith("reaction:") and src >= 0:
-        idx = int(trigger.ability.split(":")[1])
-        ab = dof(state, src).abilities[idx]
+        parts = trigger.ability.split(":")
+        ab = dof(state, src).abilities[int(parts[1])]
         if ab.limit:
             key = f"{src}:{ab.limit}"
             lim = state.inv[trigger.player].limits
             lim[key] = lim.get(key, 0) + 1
-        run_effects(eng, trigger.player, ab.effects, src)
+        if len(parts) > 2:  # a player card's reaction to an enemy (A978.9)
+            _card_choices.card_reaction(eng, trigger.player, src, ab, int(parts[2]),
+                                        trigger.event)
+        else:
+            run_effects(eng, trigger.player, ab.effects, src)
     eng.emit("ability", player=trigger.player, card=trigger.source,
              data={"ability": trigger.ability})
 
 
 spec.collect_triggers = collect
 spec.trigger_kinds = frozenset({"entered", "enemy_defeated", "enemy_attacks", "enemy_entered",
-                                "harm_placed", "played", "encounter_drawn", "test_failed"})
+                                "harm_placed", "played", "encounter_drawn", "test_failed",
+                                "enemy_engaged"}) | _CARD_TRIGGER_KINDS
 spec.resolve_trigger = resolve
 
 
@@ -1375,6 +1462,9 @@ spec.resolve_trigger = resolve
 # (they import their helpers from this module); calls into them go through the module
 # objects, so importing any of them first works.
 from . import actions as _action_rules  # noqa: E402
+from . import card_choices as _card_choices  # noqa: E402
+from . import devourer_below as _devourer_rules  # noqa: E402
 from . import effects as _effect_rules  # noqa: E402, F401
 from . import enemies as _enemy_rules  # noqa: E402, F401
+from . import midnight_masks as _midnight_rules  # noqa: E402
 from . import skill_tests as _skill_test_rules  # noqa: E402, F401

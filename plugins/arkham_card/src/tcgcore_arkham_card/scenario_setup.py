@@ -283,6 +283,14 @@ def _scenario_setup(eng: Eng, step: ScenarioSetup) -> None:
     reveal_location(eng, start)
     for s in range(n):
         state.inv[s].location = start
+    if sdef.code == "01120":  # The Midnight Masks (A981)
+        from .midnight_masks import setup_midnight
+
+        setup_midnight(eng)
+    if sdef.code == "01142":  # The Devourer Below (A991)
+        from .devourer_below import setup as setup_devourer
+
+        setup_devourer(eng)
 
 
 # ---------------------------------------------------------------------------- builder
@@ -350,12 +358,127 @@ class Description(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     lead: int = 0
 
 
+#: chaos token symbols a description may name (A214.2, A302); numbers are "+1", "0", "-8" …
+_TOKEN_SYMBOLS = ("skull", "cultist", "tablet", "elder_thing", "auto_fail", "elder_sign")
+#: symbols whose effect comes from the scenario reference card (A214.2, A505.1)
+_REFERENCE_SYMBOLS = ("skull", "cultist", "tablet", "elder_thing")
+_ASSET_KEYS = ("code", "uses", "damage", "horror", "doom", "exhausted")
+
+
+def _desc_bad(msg: str) -> tcgcore.OptionsError:
+    return tcgcore.OptionsError(f"{GAME}: scenario description: {msg}")
+
+
+def _token_ok(token: str) -> bool:
+    digits = token[1:] if token[:1] in ("+", "-") else token
+    return token in _TOKEN_SYMBOLS or (digits.isascii() and digits.isdigit())
+
+
+def _shape_error(text: str) -> str:
+    """msgspec's ``Expected `int`, got `str` - at `$.round``` as
+    ``round: expected `int`, got `str```."""
+    msg, sep, where = text.rpartition(" - at `$")
+    if not sep:
+        return text
+    return f"{where.rstrip('`').lstrip('.') or 'description'}: {msg[:1].lower()}{msg[1:]}"
+
+
+def _at_least(value: int, lo: int, field: str) -> None:
+    if value < lo:
+        raise _desc_bad(f"{field} must be an integer {lo} or more (got {value})")
+
+
+def _check_description(desc: Description) -> None:
+    """Field checks that need no card data: ranges, token names, duplicates, phase.
+
+    Raises:
+        tcgcore.OptionsError: naming the field, e.g. ``chaos_bag[3]: unknown chaos token``.
+    """
+    _at_least(desc.round, 1, "round")
+    _at_least(desc.agenda_doom, 0, "agenda_doom")
+    if desc.phase not in ("investigation", "mythos", "enemy", "upkeep"):
+        raise _desc_bad(f"phase must be investigation, mythos, enemy or upkeep "
+                        f"(got {desc.phase!r})")
+    known = ", ".join(_TOKEN_SYMBOLS)
+    for field, tokens in (("chaos_bag", desc.chaos_bag or []), ("tokens", desc.tokens)):
+        for i, t in enumerate(tokens):
+            if not _token_ok(t):
+                raise _desc_bad(f"{field}[{i}]: unknown chaos token {t!r} (a number such as "
+                                f"'+1', '0', '-2', or one of {known})")
+    for sym in desc.token_effects or {}:
+        if sym not in _REFERENCE_SYMBOLS:
+            raise _desc_bad(f"token_effects: {sym!r} is not a reference-card symbol "
+                            f"({', '.join(_REFERENCE_SYMBOLS)}; A214.2)")
+    for res, outcome in desc.resolutions.items():
+        if outcome not in ("win", "loss"):
+            raise _desc_bad(f"resolutions.{res} must be 'win' or 'loss' (got {outcome!r})")
+    seen: set[str] = set()
+    for i, ld in enumerate(desc.locations):
+        if ld.code in seen:
+            raise _desc_bad(f"locations[{i}]: location {ld.code!r} is listed twice")
+        seen.add(ld.code)
+        if ld.clues is not None:
+            _at_least(ld.clues, 0, f"locations[{i}].clues")
+        _at_least(ld.doom, 0, f"locations[{i}].doom")
+    for s, idesc in enumerate(desc.investigators):
+        where = f"investigators[{s}]"
+        for k in ("resources", "clues", "damage", "horror"):
+            _at_least(getattr(idesc, k), 0, f"{where}.{k}")
+        for k in ("willpower", "intellect", "combat", "agility"):
+            if getattr(idesc, k) is not None:
+                _at_least(getattr(idesc, k), 0, f"{where}.{k}")
+        for k in ("health", "sanity"):
+            if getattr(idesc, k) is not None:
+                _at_least(getattr(idesc, k), 1, f"{where}.{k}")
+        for j, a in enumerate(idesc.assets):
+            _check_asset(a, f"{where}.assets[{j}]")
+    for i, ed in enumerate(desc.enemies):
+        _at_least(ed.damage, 0, f"enemies[{i}].damage")
+        _at_least(ed.doom, 0, f"enemies[{i}].doom")
+        if ed.engaged is not None and ed.location:
+            raise _desc_bad(f"enemies[{i}]: give location or engaged, not both")
+        if ed.engaged is None and not ed.location:
+            raise _desc_bad(f"enemies[{i}]: needs a location or an engaged seat")
+
+
+def _check_asset(a: str | dict[str, Any], where: str) -> None:
+    if isinstance(a, str):
+        return
+    if not isinstance(a.get("code"), str):
+        raise _desc_bad(f"{where}.code: missing (the asset's card code)")
+    for k, v in a.items():
+        if k not in _ASSET_KEYS:
+            raise _desc_bad(f"{where}: unknown field {k!r} (known: {', '.join(_ASSET_KEYS)})")
+        if k == "exhausted" and not isinstance(v, bool):
+            raise _desc_bad(f"{where}.exhausted must be true or false")
+        if k in ("uses", "damage", "horror", "doom") and (
+                isinstance(v, bool) or not isinstance(v, int) or v < 0):
+            raise _desc_bad(f"{where}.{k} must be an integer 0 or more (got {v!r})")
+
+
+def _check_tokens_left(what: str, value: int, limit: int | None, field: str,
+                       code: str, rule: str) -> None:
+    """A described amount of damage or horror that would already defeat its card."""
+    if value > 0 and limit is not None and value >= limit:
+        raise _desc_bad(f"{field}: {value} {what} would already defeat {code} "
+                        f"({limit}; {rule})")
+
+
+def _typed(d: CardDef, type_code: str, where: str) -> CardDef:
+    if d.type_code != type_code:
+        raise _desc_bad(f"{where}: {d.code} is a{'n' if d.type_code[:1] in 'aeiou' else ''} "
+                        f"{d.type_code} card, not a{'n' if type_code[:1] in 'aeiou' else ''} "
+                        f"{type_code}")
+    return d
+
+
 def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
     state = eng.state
     try:
         desc = msgspec.convert(raw, Description)
     except msgspec.ValidationError as exc:
-        raise tcgcore.OptionsError(f"{GAME}: scenario description: {exc}") from None
+        raise _desc_bad(_shape_error(str(exc))) from None
+    _check_description(desc)
     if len(desc.investigators) != state.num_players:
         raise tcgcore.OptionsError(f"{GAME}: scenario description lists "
                                    f"{len(desc.investigators)} investigators for "
@@ -390,8 +513,8 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
     n = state.num_players
     _zones(eng, n)
     locs: dict[str, int] = {}
-    for ld in desc.locations:
-        _check_code(state, ld.code, "locations")
+    for i, ld in enumerate(desc.locations):
+        _typed(_check_code(state, ld.code, f"locations[{i}]"), "location", f"locations[{i}]")
         lid = _add_location(eng, ld.code, "locations")
         locs[ld.code] = lid
         counters = state.cards[lid].counters
@@ -414,7 +537,12 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
     rebuild_adjacency(state)
     first_loc = state.zones["locations"].cards[0] if state.zones["locations"].cards else -1
     for s, idesc in enumerate(desc.investigators):
-        d = _check_code(state, idesc.code, f"investigators[{s}]")
+        d = _typed(_check_code(state, idesc.code, f"investigators[{s}]"), "investigator",
+                   f"investigators[{s}]")
+        _check_tokens_left("damage", idesc.damage, d.health, f"investigators[{s}].damage",
+                           d.code, "A703.1")
+        _check_tokens_left("horror", idesc.horror, d.sanity, f"investigators[{s}].horror",
+                           d.code, "A703.1")
         card = eng.add_card(d.code, s, f"play.{s}")
         inv = Inv(code=d.code, card=card.id, resources=idesc.resources, clues=idesc.clues,
                   damage=idesc.damage, horror=idesc.horror, mulliganed=True)
@@ -431,6 +559,13 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
         for a in idesc.assets:
             spec_a: dict[str, Any] = {"code": a} if isinstance(a, str) else dict(a)
             ad = _check_code(state, str(spec_a["code"]), f"investigators[{s}].assets")
+            for k, limit in (("damage", ad.health), ("horror", ad.sanity)):
+                if spec_a.get(k) and limit is None:
+                    raise _desc_bad(f"investigators[{s}].assets: {ad.code} has no printed "
+                                    f"{'health' if k == 'damage' else 'sanity'}, so it "
+                                    f"cannot hold {k} (A205.1)")
+                _check_tokens_left(k, int(spec_a.get(k, 0)), limit,
+                                   f"investigators[{s}].assets", ad.code, "A205.2")
             acard = eng.add_card(ad.code, s, f"play.{s}")
             if ad.uses is not None:
                 acard.counters["uses"] = int(spec_a.get("uses", ad.uses.count))
@@ -444,7 +579,11 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
                                    f"(0..{len(desc.investigators) - 1})")
     state.lead = desc.lead
     for i, ed in enumerate(desc.enemies):
-        _check_code(state, ed.code, "enemies")
+        e_def = _typed(_check_code(state, ed.code, f"enemies[{i}]"), "enemy", f"enemies[{i}]")
+        if e_def.health is not None:
+            e_health = e_def.health * (n if e_def.health_per_investigator else 1)
+            _check_tokens_left("damage", ed.damage, e_health, f"enemies[{i}].damage",
+                               ed.code, "A615.1")
         if ed.engaged is not None:
             if not 0 <= ed.engaged < len(desc.investigators):
                 raise tcgcore.OptionsError(f"{GAME}: enemies[{i}].engaged: {ed.engaged} is not "
@@ -462,10 +601,10 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
         if ed.doom:
             ecard.counters["doom"] = ed.doom
     for code in desc.acts:
-        _check_code(state, code, "acts")
+        _typed(_check_code(state, code, "acts"), "act", "acts")
         eng.add_card(code, SCENARIO_OWNER, "acts")
     for code in desc.agendas:
-        _check_code(state, code, "agendas")
+        _typed(_check_code(state, code, "agendas"), "agenda", "agendas")
         eng.add_card(code, SCENARIO_OWNER, "agendas")
     if desc.agenda_doom and state.zones["agendas"].cards:
         state.cards[state.zones["agendas"].cards[0]].counters["doom"] = desc.agenda_doom

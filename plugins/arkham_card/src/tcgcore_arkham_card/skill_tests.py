@@ -12,6 +12,8 @@ from typing import Any
 import tcgcore
 from tcgcore import Option
 
+from . import midnight_masks as _midnight  # scenario rules (A981-A985)
+from .card_choices import ask_wendy, sure_gamble_options, wendy_can_react
 from .cards import Ability, Effect
 from .rules import (
     _AUTO_FAIL,
@@ -39,6 +41,7 @@ from .rules import (
 from .state import (
     ApplyResults,
     ArkhamState,
+    CardChoiceAnswer,
     CommitAnswer,
     CommitStep,
     DamageEnemy,
@@ -48,6 +51,7 @@ from .state import (
     ElusiveMove,
     EndTest,
     EnemyAttack,
+    FinishTreachery,
     Harm,
     RevealToken,
     SkillTest,
@@ -196,27 +200,93 @@ def _reveal_token(eng: Eng, step: RevealToken) -> None:
     if state.inv[test.seat].limits.get("flag:will_to_survive:turn"):
         eng.emit("no_token", player=test.seat)  # Will to Survive (A978.8)
         return
-    token = pick_token(eng)
     statue = _statue(state, test.seat)
-    if statue >= 0:  # Grotesque Statue (A978.7): reveal 2, keep the better one
-        other = pick_token(eng)
+    if statue >= 0:  # Grotesque Statue (A978.7): "when you would reveal a chaos token"
+        eng.ask(test.seat, "statue_use", "Spend a charge of Grotesque Statue to reveal 2 "
+                "tokens and keep one?", [Option(key="use", label="Use Grotesque Statue"),
+                                         Option(key="pass", label="Reveal one token")],
+                resume=CardChoiceAnswer(seat=test.seat, op="statue_use", cards=[statue]))
+        return
+    reveal_picked(eng, pick_token(eng))
+
+
+def statue_answer(eng: Eng, step: CardChoiceAnswer, key: str) -> None:
+    """Grotesque Statue (A978.7): ``statue_use`` spends a charge and reveals 2 tokens,
+    then the tester keeps one (``token:0`` / ``token:1``, the better one for the tester
+    listed first); the other goes back to the bag."""
+    state = eng.state
+    seat, statue = step.seat, step.cards[0]
+    if step.op == "statue_use":
+        if key != "use":
+            reveal_picked(eng, pick_token(eng))
+            return
+        first, second = pick_token(eng), pick_token(eng)
         counters = state.cards[statue].counters
         counters["uses"] = counters.get("uses", 0) - 1
-        eng.emit("statue_used", player=test.seat, card=statue,
-                 data={"first": token, "second": other})
-        if _token_rank(state, test.seat, other) > _token_rank(state, test.seat, token):
-            token = other
+        eng.emit("statue_used", player=seat, card=statue, data={"first": first,
+                                                                "second": second})
         if counters["uses"] <= 0:
             discard_card(eng, statue)
+        pair = sorted([first, second], key=lambda t: -_token_rank(state, seat, t))
+        eng.ask(seat, "statue_keep", "Which token do you resolve?",
+                [Option(key=f"token:{i}", label=t) for i, t in enumerate(pair)],
+                resume=CardChoiceAnswer(seat=seat, op=f"statue_keep:{pair[0]}:{pair[1]}",
+                                        cards=[statue]))
+        return
+    pair = step.op.split(":")[1:]
+    reveal_picked(eng, pair[int(key.split(":")[1])])
+
+
+def reveal_picked(eng: Eng, token: str) -> None:
+    """ST.3: the token is revealed; Wendy Adams may cancel it (A975.15), else ST.4."""
+    state = eng.state
+    test = state.test
+    if test is None:
+        return
     test.tokens.append(token)
     eng.emit("token_revealed", player=test.seat, data={"token": token})
-    eff = _token_effect(state, test.seat, token)
+    if wendy_can_react(eng, test.seat):
+        ask_wendy(eng, test.seat, token)
+        return
+    resolve_token_effect(eng)
+
+
+def resolve_token_effect(eng: Eng) -> None:
+    """ST.4 (A505): resolve the effect of the last revealed token."""
+    state = eng.state
+    test = state.test
+    if test is None or not test.tokens:
+        return
+    eff = _token_effect(state, test.seat, test.tokens[-1])
     if eff is not None:
         if eff.reveal_another:
             eng.push(RevealToken())
         if eff.on_reveal and (not eff.if_trait_here or _trait_here(state, test.seat,
                                                                      eff.if_trait_here)):
             run_effects(eng, test.seat, eff.on_reveal)
+    opts = sure_gamble_options(eng, test.seat, test.tokens[-1])
+    if opts:  # Sure Gamble (A978.5): after a token with a negative modifier is revealed
+        eng.ask(test.seat, "sure_gamble", f"Turn the {test.tokens[-1]} token's modifier "
+                "positive?", [*opts, Option(key="pass", label="Keep it")],
+                resume=CardChoiceAnswer(seat=test.seat, op="sure_gamble",
+                                        amount=len(test.tokens) - 1))
+
+
+def sure_gamble_answer(eng: Eng, step: CardChoiceAnswer, key: str) -> None:
+    """Sure Gamble (A978.5): pay for it; the token's negative modifier counts as positive."""
+    state = eng.state
+    test = state.test
+    if key == "pass" or test is None or step.amount >= len(test.tokens):
+        return
+    cid = int(key.split(":")[1])
+    state.inv[step.seat].resources -= card_cost(state, cid)
+    eng.move(cid, "resolving", kind="played")
+    mod = token_modifier(state, test.seat, test.tokens[step.amount])
+    if mod < 0:
+        test.skill_bonus -= 2 * mod
+        eng.emit("modifier_flipped", player=step.seat, card=cid, amount=-mod,
+                 data={"token": test.tokens[step.amount]})
+    eng.push(FinishTreachery(card=cid, seat=step.seat))
 
 
 def _statue(state: ArkhamState, seat: int) -> int:
@@ -274,6 +344,14 @@ def token_modifier(state: ArkhamState, seat: int, token: str) -> int:
             mod += int(eff.x_sign) * state.inv[seat].horror
         elif x == "doom_in_play":
             mod += int(eff.x_sign) * doom_in_play(state)
+        elif x.startswith("enemies_trait_in_play:"):  # The Devourer Below's Skull (A995.2)
+            trait = x.split(":", 1)[1]
+            mod += int(eff.x_sign) * sum(
+                1 for z, zone in state.zones.items() if z.startswith(("at.", "threat."))
+                for c in zone.cards
+                if dof(state, c).type_code == "enemy" and trait in _traits(dof(state, c)))
+        elif x.startswith("max_doom_trait:"):  # The Midnight Masks' Skull (A983.4)
+            mod += int(eff.x_sign) * _midnight.max_doom_on_trait(state, x.split(":", 1)[1])
     return mod
 
 
@@ -387,11 +465,12 @@ def _would_fail_answer(eng: Eng, step: WouldFailAnswer) -> None:
                     test.skill_bonus -= 2 * mod
         else:
             rest.append(e)
-    discard_card(eng, cid)
+    done = FinishTreachery(card=cid, seat=test.seat)  # discarded (or Wendy's Amulet, A975.13)
     if rest:  # Lucky! (2): then draw 1 card
-        eng.push(Effects(seat=test.seat, effects=tuple(rest), source=cid), DetermineResult())
+        eng.push(done, Effects(seat=test.seat, effects=tuple(rest), source=cid),
+                 DetermineResult())
     else:
-        eng.push(DetermineResult())
+        eng.push(done, DetermineResult())
 
 
 @spec.handles(ApplyResults)
@@ -553,6 +632,7 @@ def _end_test(eng: Eng, step: EndTest) -> None:
     eng.emit("test_ended", player=test.seat,
              data={"success": test.success, "tokens": ",".join(test.tokens)})
     state.test = None
+    state.inv[test.seat].limits.pop("wendy:test", None)  # Wendy: once per test (A975.15)
     if not test.success:
         after = [e for t in test.tokens for e in getattr(_token_effect(state, test.seat, t),
                                                          "after_fail", ())]

@@ -198,6 +198,7 @@ class AooPick(Step, tag="arkham.aoo_pick"):
 class DoMove(Step, tag="arkham.do_move"):
     seat: int
     location: int
+    checked: bool = False  # "when you would move" forced abilities resolved (A992.3)
 
 
 class DoDraw(Step, tag="arkham.do_draw"):
@@ -466,6 +467,30 @@ class AssetDiscardAnswer(Step, tag="arkham.asset_discard_answer"):
     seat: int
 
 
+class CardChoiceAnswer(Step, tag="arkham.card_choice_answer"):
+    """Resume of a player card's choice (A975.9, A978.9): ``op`` names what was asked
+    (``"investigator"``, ``"location"``, ``"scry_deck"``, ``"scry_order"``, ``"wendy"``,
+    ``"statue"`` ...); ``cards`` and ``effects`` carry what the answer resolves."""
+
+    seat: int
+    op: str
+    source: int = -1
+    amount: int = 0
+    cards: list[int] = []
+    effects: tuple[Effect, ...] = ()
+
+
+class MidnightAnswer(Step, tag="arkham.midnight_answer"):
+    """Resume of a lead's tie-break in The Midnight Masks (``midnight_masks``): ``op``
+    ``"doom"`` puts ``amount`` doom on the chosen enemy, ``"attach"`` attaches card
+    ``source`` to the chosen location (A984.3, A985.3)."""
+
+    op: str
+    seat: int
+    source: int = -1
+    amount: int = 0
+
+
 ArkhamStep = Union[  # noqa: UP007
     tcgcore.CoreStep, Mulligan, MulliganAnswer, BeginRound, ScenarioSetup, MythosPhase, EncounterDraws,
     DrawEncounter, ResolveEncounter, EndPeril, FinishTreachery, InvestigationPhase, NextTurn,
@@ -478,6 +503,8 @@ ArkhamStep = Union[  # noqa: UP007
     HandSize, HandSizeAnswer, EndRound, RoundEndObjective, ObjectiveAnswer, AdvanceAgenda,
     AdvanceAct, SlotAnswer, ChooseEnemyAnswer, SpawnAt, SpawnAnswer, WouldFailAnswer,
     AttackHits, AfterTest, ChooseAnswer, AssetDiscardAnswer, SpendCluesAnswer,
+    CardChoiceAnswer,
+    MidnightAnswer,
 ]
 
 

@@ -1,0 +1,490 @@
+"""Player choices of the core player cards (A975.9, A978.9): which investigator at your
+location a card helps, which location Dynamite Blast hits or Elusive moves to, which
+deck Scrying looks at and the order it puts the cards back, Wendy Adams's token redraw,
+which token Grotesque Statue keeps, and the experience cards' choices and reactions
+(Encyclopedia, Extra Ammunition, Police Badge, Sure Gamble, Mind Wipe, Disc of Itzamna,
+Close Call, Aquinnah).
+
+Each choice is a question with stable option keys (``inv:<seat>``, ``location:<id>``,
+``deck:<seat>`` / ``deck:encounter``, ``card:<id>``, ``token:<n>``, ``stay``, ``pass``)
+resumed by :class:`~.state.CardChoiceAnswer`. Part of the rules engine: the handler
+registers on :data:`.rules.spec` when :mod:`.effects` imports this module.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+import tcgcore
+from tcgcore import Event, Option, Trigger
+
+from .cards import Ability, Effect
+from .rules import (
+    Eng,
+    _traits,
+    can_enter,
+    cdef,
+    discard_card,
+    dof,
+    enemies_at,
+    engaged_enemies,
+    is_revealed,
+    location_of,
+    name_of,
+    player_order,
+    playing,
+    run_effects,
+    seats_at,
+    spec,
+)
+from .state import (
+    ArkhamState,
+    CardChoiceAnswer,
+    DamageEnemy,
+    DoActivate,
+    DoMove,
+    EngageCheck,
+    Harm,
+    RevealToken,
+)
+
+__all__ = ["CHOICE_OPS", "SKILLS", "WENDY", "add_uses", "ask_lend", "ask_wendy", "blank_enemy", "blank_now",
+           "card_reaction", "card_triggers", "choice_effect", "non_elite_here", "phase_stamp",
+           "reaction_triggers", "sure_gamble_options", "wendy_can_react", "with_chosen",
+           "with_trigger_card"]
+
+SKILLS = ("willpower", "intellect", "combat", "agility")
+#: The effect ops :func:`choice_effect` resolves.
+CHOICE_OPS = frozenset({"choose_investigator", "blast", "escape", "scry", "choose_skill",
+                        "add_uses_here", "blank_enemy_here"})
+
+WENDY = "01005"  # Wendy Adams: her reaction to a revealed chaos token (A975.15)
+
+
+def _inv_label(eng: Eng, seat: int) -> str:
+    return cdef(eng.state, eng.state.inv[seat].code).name
+
+
+def with_chosen(effects: tuple[Effect, ...], seat: int) -> tuple[Effect, ...]:
+    """``effects`` with every ``target: "chosen"`` (nested ones too) replaced by
+    ``"seat:<seat>"``: such an effect then resolves for that investigator (A975.11)."""
+    out = []
+    for e in effects:
+        changes: dict[str, object] = {}
+        if e.target == "chosen":
+            changes["target"] = f"seat:{seat}"
+        if e.on_success:
+            changes["on_success"] = with_chosen(e.on_success, seat)
+        if e.on_fail:
+            changes["on_fail"] = with_chosen(e.on_fail, seat)
+        out.append(msgspec.structs.replace(e, **changes) if changes else e)
+    return tuple(out)
+
+
+def choice_effect(eng: Eng, seat: int, e: Effect, source: int) -> bool:
+    """Resolve one choice op of a player card; whether ``e.op`` was one of them.
+
+    Ops: ``choose_investigator`` (an investigator at your location, yourself first;
+    ``on_success`` resolves with ``target: "chosen"`` meaning them), ``blast`` (Dynamite
+    Blast: your location or a connecting one), ``escape`` (Elusive / Survival Instinct /
+    Cat Burglar: disengage, then move if you like), ``scry`` (Scrying: look at the top
+    ``amount`` cards of a deck and put them back in any order), ``choose_skill``
+    (Encyclopedia: the card's controller picks a skill; ``amount`` to it until the end
+    of the phase for the effect's investigator), ``add_uses_here`` (Extra Ammunition:
+    ``amount`` uses on an asset with ``trait`` controlled by an investigator at your
+    location), ``blank_enemy_here`` (Mind Wipe: a non-Elite enemy at your location).
+    """
+    op = e.op
+    if op not in CHOICE_OPS or seat < 0:
+        return False
+    state = eng.state
+    loc = state.inv[seat].location
+    if op == "choose_investigator":
+        seats = [s for s in [seat, *player_order(state)] if playing(state, s)
+                 and state.inv[s].location == loc]
+        seats = list(dict.fromkeys(seats))
+        if e.target == "damaged":  # First Aid: only someone it can heal
+            seats = [s for s in seats if state.inv[s].damage > 0] or seats
+        elif e.target == "horrified":
+            seats = [s for s in seats if state.inv[s].horror > 0] or seats
+        if len(seats) <= 1:
+            run_effects(eng, seat, with_chosen(e.on_success, seats[0] if seats else seat), source)
+            return True
+        eng.ask(seat, "choose_investigator", "Choose an investigator at your location",
+                [Option(key=f"inv:{s}", label=_inv_label(eng, s), card=state.inv[s].card)
+                 for s in seats],
+                resume=CardChoiceAnswer(seat=seat, op="investigator", source=source,
+                                        effects=e.on_success))
+        return True
+    if op == "blast":
+        places = [loc] + [n for n in state.adj.get(str(loc), ()) if n != loc]
+        if len(places) == 1:
+            _blast(eng, seat, places[0], e.amount, source)
+            return True
+        eng.ask(seat, "choose_location", "Which location does the blast hit?",
+                [Option(key=f"location:{p}", label=name_of(state, p) +
+                        (" (yours)" if p == loc else ""), card=p) for p in places],
+                resume=CardChoiceAnswer(seat=seat, op="blast", source=source, amount=e.amount))
+        return True
+    if op == "escape":
+        _escape(eng, seat, e, source)
+        return True
+    if op == "choose_skill":
+        who = state.cards[source].controller if source >= 0 else seat
+        who = seat if who < 0 else who
+        eng.ask(who, "choose_skill", f"Which skill gets +{e.amount}?",
+                [Option(key=f"skill:{k}", label=k) for k in SKILLS],
+                resume=CardChoiceAnswer(seat=seat, op="skill", source=source, amount=e.amount))
+        return True
+    if op == "add_uses_here":
+        here = [seat, *(s for s in player_order(state) if s != seat and playing(state, s)
+                        and state.inv[s].location == loc)]
+        assets = [c for s in here for c in state.zones[f"play.{s}"].cards
+                  if dof(state, c).uses is not None and e.trait in _traits(dof(state, c))]
+        if len(assets) == 1:
+            add_uses(eng, seat, assets[0], e.amount)
+        elif assets:
+            eng.ask(seat, "choose_asset", f"Which {e.trait} gets {e.amount} uses?",
+                    [Option(key=f"asset:{c}", label=name_of(state, c), card=c) for c in assets],
+                    resume=CardChoiceAnswer(seat=seat, op="uses", source=source,
+                                            amount=e.amount))
+        return True
+    if op == "blank_enemy_here":
+        found = non_elite_here(eng, seat)
+        if len(found) == 1:
+            blank_enemy(eng, seat, found[0])
+        elif found:
+            eng.ask(seat, "choose_enemy", "Which enemy loses its text box?",
+                    [Option(key=f"enemy:{x}", label=name_of(state, x), card=x) for x in found],
+                    resume=CardChoiceAnswer(seat=seat, op="blank", source=source))
+        return True
+    if op == "scry":
+        decks = [f"deck:{s}" for s in player_order(state)
+                 if playing(state, s) and state.zones[f"deck.{s}"].cards]
+        if state.zones["encounter"].cards:
+            decks.append("deck:encounter")
+        if not decks:
+            return True
+        if len(decks) == 1:
+            _scry_start(eng, seat, decks[0], e.amount, source)
+            return True
+        eng.ask(seat, "scry_deck", "Whose deck do you look at?",
+                [Option(key=k, label="the encounter deck" if k == "deck:encounter" else
+                        f"{_inv_label(eng, int(k[5:]))}'s deck") for k in decks],
+                resume=CardChoiceAnswer(seat=seat, op="scry_deck", source=source,
+                                        amount=e.amount))
+        return True
+    return False
+
+
+def _blast(eng: Eng, seat: int, loc: int, amount: int, source: int) -> None:
+    """Dynamite Blast (A975.8): ``amount`` damage to each enemy and investigator there."""
+    state = eng.state
+    steps: list[tcgcore.Step] = [DamageEnemy(enemy=x, amount=amount, seat=seat)
+                                 for x in enemies_at(state, loc)]
+    steps += [Harm(seat=s, damage=amount, source=source) for s in seats_at(state, loc)]
+    eng.emit("blast", player=seat, card=loc, amount=amount)
+    eng.push(*steps)
+
+
+def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
+    """Disengage from each enemy engaged with you (Survival Instinct: except the evaded
+    one), then offer the moves: ``code`` ``"anywhere"`` (Elusive) any revealed location
+    without enemies, ``"connecting"`` (Cat Burglar) any connecting location, default
+    (Survival Instinct) a connecting revealed location without enemies; ``stay`` declines."""
+    state = eng.state
+    for eid in engaged_enemies(state, seat):
+        if e.target == "evade" and state.test is not None and eid == state.test.target:
+            continue
+        eloc = location_of(state, eid)
+        if not state.cards[eid].zone.startswith("at."):
+            eng.move(eid, f"at.{eloc}", kind="disengaged")
+    here = state.inv[seat].location
+    if e.code == "anywhere":
+        places = [x for x in state.zones["locations"].cards if x != here]
+    else:
+        places = list(state.adj.get(str(here), ()))
+    if e.code == "connecting":  # safe places first: revealed, without enemies
+        places = sorted((x for x in places if can_enter(state, x)),
+                        key=lambda x: (not is_revealed(state, x) or bool(enemies_at(state, x)), x))
+    else:
+        places = [x for x in places if is_revealed(state, x) and can_enter(state, x)
+                  and not enemies_at(state, x)]
+    if not places:
+        return
+    eng.ask(seat, "choose_location", "Move to a location?",
+            [*(Option(key=f"location:{p}", label=f"Move to {name_of(state, p)}", card=p)
+               for p in places), Option(key="stay", label="Stay here")],
+            resume=CardChoiceAnswer(seat=seat, op="move", source=source))
+
+
+def _scry_start(eng: Eng, seat: int, deck: str, amount: int, source: int) -> None:
+    zone = "encounter" if deck == "deck:encounter" else f"deck.{deck[5:]}"
+    top = list(eng.state.zones[zone].cards[:amount])
+    eng.emit("looked", player=seat, amount=len(top), data={"deck": zone})
+    _scry_next(eng, seat, zone, top, [], source)
+
+
+def _scry_next(eng: Eng, seat: int, zone: str, left: list[int], placed: list[int],
+               source: int) -> None:
+    """Ask for the next card from the top until one is left, then put them back."""
+    state = eng.state
+    if len(left) <= 1:
+        for i, cid in enumerate(placed + left):
+            eng.move(cid, zone, index=i, kind="reordered")
+        return
+    eng.ask(seat, "scry_order", f"Which card goes {'on top' if not placed else 'next'}?",
+            [Option(key=f"card:{c}", label=name_of(state, c)) for c in left],
+            resume=CardChoiceAnswer(seat=seat, op=f"scry_order:{zone}", source=source,
+                                    cards=[*placed, -1, *left]))
+
+
+def wendy_can_react(eng: Eng, seat: int) -> bool:
+    """Wendy Adams may cancel the token just revealed: she is the tester, her card is not
+    blank, she has a card in hand and has not used it this test (A975.15)."""
+    from .rules import investigator_blank
+
+    state = eng.state
+    inv = state.inv[seat]
+    return inv.code == WENDY and not investigator_blank(state, seat) and \
+        bool(state.zones[f"hand.{seat}"].cards) and not inv.limits.get("wendy:test")
+
+
+def ask_wendy(eng: Eng, seat: int, token: str) -> None:
+    """Offer Wendy's reaction to ``token``: discard a card (``card:<id>``) or ``pass``."""
+    state = eng.state
+    eng.ask(seat, "wendy_redraw", f"Discard a card to cancel the {token} token and reveal "
+            "another?", [Option(key="pass", label=f"Keep {token}"),
+                         *(Option(key=f"card:{c}", label=f"Discard {name_of(state, c)}", card=c)
+                           for c in state.zones[f"hand.{seat}"].cards)],
+            resume=CardChoiceAnswer(seat=seat, op="wendy"))
+
+
+@spec.handles(CardChoiceAnswer)
+def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
+    state = eng.state
+    key = eng.answer[0]
+    seat = step.seat
+    op = step.op
+    if op == "investigator":
+        run_effects(eng, seat, with_chosen(step.effects, int(key.split(":")[1])), step.source)
+    elif op == "blast":
+        _blast(eng, seat, int(key.split(":")[1]), step.amount, step.source)
+    elif op == "move":
+        if key != "stay":
+            eng.push(DoMove(seat=seat, location=int(key.split(":")[1])))
+        else:  # ready enemies left at your location engage you again (A602.1)
+            eng.push(*(EngageCheck(enemy=x) for x in enemies_at(state, state.inv[seat].location)
+                       if not state.cards[x].zone.startswith("threat.")))
+    elif op == "scry_deck":
+        _scry_start(eng, seat, key, step.amount, step.source)
+    elif op.startswith("scry_order:"):
+        cut = step.cards.index(-1)
+        placed, left = step.cards[:cut], step.cards[cut + 1:]
+        cid = int(key.split(":")[1])
+        _scry_next(eng, seat, op[11:], [c for c in left if c != cid], [*placed, cid],
+                   step.source)
+    elif op == "wendy":
+        test = state.test
+        if key == "pass" or test is None:
+            from .skill_tests import resolve_token_effect
+
+            resolve_token_effect(eng)
+            return
+        cid = int(key.split(":")[1])
+        state.inv[seat].limits["wendy:test"] = 1
+        token = test.tokens.pop()  # A975.15: cancelled, back in the bag
+        eng.emit("token_cancelled", player=seat, card=cid, data={"token": token})
+        discard_card(eng, cid)
+        eng.push(RevealToken())
+    elif op == "skill":
+        skill = key.split(":")[1]
+        key_name = f"skill:{skill}:phase"  # Encyclopedia (A978.3)
+        lim = state.inv[seat].limits
+        lim[key_name] = lim.get(key_name, 0) + step.amount
+        eng.emit("skill_boosted", player=seat, amount=step.amount, data={"skill": skill})
+    elif op == "uses":
+        add_uses(eng, seat, int(key.split(":")[1]), step.amount)
+    elif op == "blank":
+        blank_enemy(eng, seat, int(key.split(":")[1]))
+    elif op.startswith("redirect:"):
+        state.inv[seat].limits[f"redirect:{op[9:]}"] = int(key.split(":")[1])
+    elif op == "lend":
+        if key == "use":
+            eng.push(DoActivate(seat=seat, card=step.source, index=step.amount))
+    elif op == "sure_gamble":
+        from .skill_tests import sure_gamble_answer
+
+        sure_gamble_answer(eng, step, key)
+    elif op.startswith("statue"):
+        from .skill_tests import statue_answer
+
+        statue_answer(eng, step, key)
+
+
+def add_uses(eng: Eng, seat: int, cid: int, amount: int) -> None:
+    """Put ``amount`` use tokens on an asset (Extra Ammunition, Book of Shadows)."""
+    counters = eng.state.cards[cid].counters
+    counters["uses"] = counters.get("uses", 0) + amount
+    eng.emit("uses_added", player=seat, card=cid, amount=amount)
+
+
+def phase_stamp(state: ArkhamState) -> int:
+    """A number unique to the current phase of the current round (never 0)."""
+    phases = ("setup", "mythos", "investigation", "enemy", "upkeep")
+    return state.turn * 8 + (phases.index(state.phase) if state.phase in phases else 0) + 1
+
+
+def blank_enemy(eng: Eng, seat: int, eid: int) -> None:
+    """Mind Wipe (A978.6): the enemy's text box is blank until the end of this phase
+    (its ``blank`` counter holds the phase's stamp, see :func:`phase_stamp`)."""
+    eng.state.cards[eid].counters["blank"] = phase_stamp(eng.state)
+    eng.emit("blanked", player=seat, card=eid)
+
+
+def non_elite_here(eng: Eng, seat: int, *, exhausted: bool = False) -> list[int]:
+    """Non-Elite, non-weakness enemies at the investigator's location."""
+    state = eng.state
+    out = []
+    for eid in enemies_at(state, state.inv[seat].location):
+        d = dof(state, eid)
+        if "Elite" in _traits(d) or d.is_weakness():
+            continue
+        if exhausted and not state.cards[eid].exhausted:
+            continue
+        out.append(eid)
+    return out
+
+
+def card_reaction(eng: Eng, seat: int, src: int, ab: Ability, card: int, event: int) -> None:
+    """A player card's reaction to an enemy ``card`` (A978.9): pay the costs (exhaust,
+    discard), then ``discard_enemy_here`` (Disc of Itzamna: discard that enemy if it is
+    still in play) or ``redirect_attack`` (Aquinnah: ``amount`` horror on her, then the
+    attack ``event``'s damage goes to another enemy at your location, chosen with
+    ``enemy:<id>`` when there are several)."""
+    state = eng.state
+    if ab.exhaust:
+        state.cards[src].exhausted = True
+    if ab.discard:
+        discard_card(eng, src)
+    for e in ab.effects:
+        if e.op == "discard_enemy_here":
+            if state.cards[card].zone.startswith(("at.", "threat.")):
+                discard_card(eng, card)
+        elif e.op == "redirect_attack":
+            counters = state.cards[src].counters
+            counters["horror"] = counters.get("horror", 0) + e.amount
+            sanity = dof(state, src).sanity
+            if sanity is not None and counters["horror"] >= sanity:
+                discard_card(eng, src)  # she is defeated
+            others = [x for x in enemies_at(state, state.inv[seat].location) if x != card]
+            if len(others) == 1:
+                state.inv[seat].limits[f"redirect:{event}"] = others[0]
+            elif others:
+                eng.ask(seat, "choose_enemy", "Which enemy takes the attack's damage?",
+                        [Option(key=f"enemy:{x}", label=name_of(state, x), card=x)
+                         for x in others],
+                        resume=CardChoiceAnswer(seat=seat, op=f"redirect:{event}", source=src))
+
+
+def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
+    """Reactions of player cards in play to an enemy (A978.9): Disc of Itzamna when a
+    non-Elite enemy spawns at your location, Aquinnah when an enemy attacks you (another
+    enemy must be at your location). Ability key ``reaction:<index>:<enemy id>``."""
+    state = eng.state
+    eid = event.card
+    if eid is None:
+        return []
+    out: list[Trigger] = []
+    if event.kind == "spawned":
+        d = dof(state, eid)
+        if "Elite" in _traits(d) or d.is_weakness():
+            return out
+        loc = location_of(state, eid)
+        seats = seats_at(state, loc) if loc >= 0 else []
+        trigger = "enemy_spawns_here"
+    else:
+        seats = [event.player] if event.player is not None else []
+        trigger = "enemy_attacks_you"
+    for s in seats:
+        if not playing(state, s):
+            continue
+        if trigger == "enemy_attacks_you" and not [
+                x for x in enemies_at(state, state.inv[s].location) if x != eid]:
+            continue
+        for cid in state.zones[f"play.{s}"].cards:
+            cd = dof(state, cid)
+            for idx, ab in enumerate(cd.abilities):
+                if ab.kind == "reaction" and ab.trigger == trigger and \
+                        not (ab.exhaust and state.cards[cid].exhausted):
+                    out.append(Trigger(id="", player=s, ability=f"reaction:{idx}:{eid}",
+                                       source=cid, optional=True, timing="when",
+                                       label=f"{cd.name}: reaction"))
+    return out
+
+
+def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option]:
+    """Sure Gamble (A978.5) in hand and affordable after a token with a negative
+    modifier is revealed for your test."""
+    from .rules import _threat_keyword, card_cost
+    from .skill_tests import token_modifier
+
+    state = eng.state
+    if token_modifier(state, seat, token) >= 0 or _threat_keyword(state, seat, "no_play"):
+        return []
+    return [Option(key=f"play:{c}", label=f"Play {name_of(state, c)}", card=c)
+            for c in state.zones[f"hand.{seat}"].cards
+            if dof(state, c).play_when == "token_negative"
+            and state.inv[seat].resources >= card_cost(state, c)]
+
+
+def blank_now(state: ArkhamState, stamp: int) -> bool:
+    """Whether a Mind Wipe ``blank`` counter set at phase ``stamp`` still holds."""
+    return stamp == phase_stamp(state)
+
+
+def with_trigger_card(effects: tuple[Effect, ...], cid: int) -> tuple[Effect, ...]:
+    """``effects`` with ``target: "trigger_card"`` replaced by ``"card:<cid>"``: the card
+    a played event reacts to (Close Call's evaded enemy)."""
+    return tuple(msgspec.structs.replace(e, target=f"card:{cid}")
+                 if e.target == "trigger_card" else e for e in effects)
+
+
+def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
+    """Player-card triggers of the core experience cards (A978.6, A978.9): Disc of
+    Itzamna and Aquinnah (:func:`reaction_triggers`); Close Call after a non-Elite,
+    non-weakness enemy at your location is evaded (``play_when`` ``after_evade``, key
+    ``play_when:<card>:<enemy>``); Mind Wipe after a phase begins, while a non-Elite enemy
+    is at your location (``play_when`` ``phase_begins``)."""
+    from .rules import _hand_plays, _threat_keyword
+
+    state = eng.state
+    kind = event.kind
+    if kind in ("spawned", "enemy_attacks"):
+        return reaction_triggers(eng, event)
+    out: list[Trigger] = []
+    if kind in ("enemy_evaded", "enemy_auto_evaded") and event.card is not None:
+        eid = event.card
+        d = dof(state, eid)
+        loc = location_of(state, eid)
+        if "Elite" in _traits(d) or d.is_weakness() or loc < 0:
+            return out
+        for s in seats_at(state, loc):
+            if playing(state, s) and not _threat_keyword(state, s, "no_play") and \
+                    (state.peril < 0 or s == state.peril):
+                out += _hand_plays(state, s, "after_evade", f":{eid}")
+    elif kind == "phase":
+        for s in player_order(state):
+            if playing(state, s) and not _threat_keyword(state, s, "no_play") and \
+                    non_elite_here(eng, s):
+                out += _hand_plays(state, s, "phase_begins", "")
+    return out
+
+
+def ask_lend(eng: Eng, active: int, owner: int, cid: int, index: int) -> None:
+    """The active investigator asked ``owner`` to use a card's fast ability for them
+    (Police Badge, A978.4): ``owner`` answers ``use`` or ``pass``."""
+    eng.ask(owner, "lend_ability", f"Use {name_of(eng.state, cid)} for "
+            f"{_inv_label(eng, active)}?", [Option(key="use", label="Use it"),
+                                              Option(key="pass", label="Keep it")],
+            resume=CardChoiceAnswer(seat=owner, op="lend", source=cid, amount=index))

@@ -2,8 +2,8 @@
 campaign runner (A980): resolution of each scenario, experience earned and spent by the
 upgrade policy, trauma and killed/insane investigators.
 
-Only The Gathering is implemented so far, so a campaign is The Gathering followed by the
-upgrade step.
+A campaign is The Gathering, The Midnight Masks and The Devourer Below, each followed by
+the upgrade step; the table gives each scenario's resolutions and the campaign outcome.
 
 Usage::
 
@@ -35,6 +35,7 @@ def main() -> None:
     start = time.perf_counter()
     results: Counter[str] = Counter()
     levels = unspent = killed = trauma = lost = 0
+    outcomes: Counter[str] = Counter()
     for i in range(args.campaigns):
         seed = args.seed + i
         camp = start_campaign(decks, difficulty=args.difficulty, seed=seed)
@@ -43,6 +44,13 @@ def main() -> None:
         for code, res in played:
             results[f"{code}:{res}"] += 1
         lost += after.lost
+        final = played[-1] if played else ("", "")
+        if after.lost:
+            outcomes["lost"] += 1
+        elif final[0] == CAMPAIGNS["night_of_the_zealot"][-1]:
+            outcomes[f"won ({final[1]})"] += 1
+        else:  # pragma: no cover - a campaign always ends one way or the other
+            outcomes["unfinished"] += 1
         for inv in after.investigators:
             killed += inv.killed or inv.insane
             trauma += inv.physical + inv.mental
@@ -58,6 +66,13 @@ def main() -> None:
     print("|---|---|---|")
     for key in sorted(results):
         k = results[key]
+        rate, lo, hi = tcgcore.wilson_interval(k, n)
+        print(f"| {key} | {k} | {100 * rate:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}] |")
+    print()
+    print("| Campaign outcome | campaigns | rate [95% CI] |")
+    print("|---|---|---|")
+    for key in sorted(outcomes):
+        k = outcomes[key]
         rate, lo, hi = tcgcore.wilson_interval(k, n)
         print(f"| {key} | {k} | {100 * rate:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}] |")
     print()

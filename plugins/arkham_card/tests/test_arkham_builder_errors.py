@@ -123,3 +123,11 @@ def test_edge_values_still_build() -> None:
                       agenda_doom=0, round=1,
                       enemies=[{"code": "t_ghoul", "location": "t_loc_b", "damage": 1}]))
     assert st(m).inv[0].damage == 8 and st(m).inv[0].horror == 4
+
+
+def test_A957_1_chaos_add_tokens_are_checked() -> None:
+    """Tokens added by earlier scenarios (A957.1) must be real chaos tokens."""
+    m = tcgcore.new_match("arkham_card", seed=1, chaos_add=["elder_thing", "-2"])
+    assert m.pending is not None
+    with pytest.raises(tcgcore.OptionsError, match=r"'chaos_add'\[1\]: unknown chaos token"):
+        tcgcore.new_match("arkham_card", seed=1, chaos_add=["elder_thing", "tentacle"])

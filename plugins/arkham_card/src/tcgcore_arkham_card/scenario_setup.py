@@ -246,6 +246,10 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
     extra_tokens = options.get("chaos_add", [])
     if not isinstance(extra_tokens, list) or not all(isinstance(t, str) for t in extra_tokens):
         raise tcgcore.OptionsError(f"{GAME}: option 'chaos_add' must list token names")
+    for i, token in enumerate(extra_tokens):
+        if not _token_ok(token):
+            raise tcgcore.OptionsError(f"{GAME}: option 'chaos_add'[{i}]: unknown chaos token "
+                                       f"{token!r}")
     state.bag += extra_tokens  # A957.1
     side = "easy_standard" if state.difficulty in ("easy", "standard") else "hard_expert"
     state.tokens = dict(sdef.tokens.get(side, {}))

@@ -247,8 +247,8 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
                                               "victory": final_victory(state),
                                               "round": state.turn}
         # the campaign runner reads the outcome (A980.8): "loss" where no resolution
-        # loses the scenario (The Devourer Below), otherwise "none"
-        detail["outcome"] = "loss" if lost else state.resolutions.get("R-none", "none")
+        # loses the scenario (The Devourer Below), otherwise "no resolution"
+        detail["outcome"] = "loss" if lost else state.resolutions.get("R-none", "no resolution")
         for s, i in enumerate(state.inv):
             detail[f"status{s}"] = i.status
             if i.trauma:

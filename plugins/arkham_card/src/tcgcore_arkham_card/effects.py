@@ -12,7 +12,7 @@ from tcgcore import Option
 
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
-from .card_choices import choice_effect
+from .card_choices import choice_effect, non_elite_here
 from .cards import Effect
 from .rules import (
     _PLAY_ZONE_PREFIXES,
@@ -52,7 +52,6 @@ from .rules import (
 )
 from .state import (
     AdvanceAgenda,
-    ArkhamState,
     AssetDiscardAnswer,
     AttacksOfOpportunity,
     ChooseAnswer,
@@ -397,18 +396,6 @@ def _player_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
         _xp_card_effect(eng, seat, e, source)
 
 
-def _non_elite_here(state: ArkhamState, seat: int, *, exhausted: bool = False) -> list[int]:
-    out = []
-    for eid in enemies_at(state, state.inv[seat].location):
-        d = dof(state, eid)
-        if "Elite" in _traits(d) or d.is_weakness():
-            continue
-        if exhausted and not state.cards[eid].exhausted:
-            continue
-        out.append(eid)
-    return out
-
-
 def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
     """Effect ops of the core experience cards (A978)."""
     state = eng.state
@@ -429,14 +416,14 @@ def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
         if health is not None and counters["damage"] >= health:
             discard_card(eng, source)
     elif op == "discard_enemy_here":  # Disc of Itzamna
-        found = _non_elite_here(state, seat)
+        found = non_elite_here(eng, seat)
         if found:
             discard_card(eng, found[0])
     elif op == "skill_bonus":  # Encyclopedia: until the end of the phase
         key = f"skill:{e.skill}:phase"
         inv.limits[key] = inv.limits.get(key, 0) + e.amount
     elif op == "shuffle_enemy_back":  # Close Call: the evaded enemy (A978.6)
-        found = _non_elite_here(state, seat, exhausted=True)
+        found = non_elite_here(eng, seat, exhausted=True)
         if e.target.startswith("card:"):
             eid = int(e.target[5:])
             found = [eid] if state.cards[eid].zone.startswith(("at.", "threat.")) else []

@@ -24,6 +24,17 @@ from tcgcore_arkham_card.campaign_runner import CAMPAIGNS, run_campaign, start_c
 import tcgcore
 
 
+def _table(title: str, counts: Counter[str], n: int) -> None:
+    """Print ``counts`` out of ``n`` campaigns as a Markdown table with Wilson intervals."""
+    print()
+    print(f"| {title} | campaigns | rate [95% CI] |")
+    print("|---|---|---|")
+    for key in sorted(counts):
+        k = counts[key]
+        rate, lo, hi = tcgcore.wilson_interval(k, n)
+        print(f"| {key} | {k} | {100 * rate:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}] |")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--campaigns", type=int, default=200)
@@ -61,20 +72,8 @@ def main() -> None:
     seats = n * len(decks)
     print(f"Night of the Zealot ({'+'.join(decks)}, {args.difficulty}), {n} campaigns, "
           f"seeds {args.seed}..{args.seed + n - 1}, heuristic agent, upgrade policy A979.2")
-    print()
-    print("| Scenario: resolution | campaigns | rate [95% CI] |")
-    print("|---|---|---|")
-    for key in sorted(results):
-        k = results[key]
-        rate, lo, hi = tcgcore.wilson_interval(k, n)
-        print(f"| {key} | {k} | {100 * rate:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}] |")
-    print()
-    print("| Campaign outcome | campaigns | rate [95% CI] |")
-    print("|---|---|---|")
-    for key in sorted(outcomes):
-        k = outcomes[key]
-        rate, lo, hi = tcgcore.wilson_interval(k, n)
-        print(f"| {key} | {k} | {100 * rate:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}] |")
+    _table("Scenario: resolution", results, n)
+    _table("Campaign outcome", outcomes, n)
     print()
     print(f"per investigator seat at the end: {levels / seats:.2f} levels of experience cards "
           f"in the deck, {unspent / seats:.2f} unspent experience, {trauma / seats:.2f} trauma; "

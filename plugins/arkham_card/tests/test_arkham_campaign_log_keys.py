@@ -18,14 +18,16 @@ from tcgcore_arkham_card.campaign import (
     scenario_options,
 )
 from tcgcore_arkham_card.campaign_runner import start_campaign
+from tcgcore_arkham_card.log_keys import (
+    GOT_AWAY,
+    HOUSE_BURNED,
+    HOUSE_STANDING,
+    PAST_MIDNIGHT,
+    PRIEST_ALIVE,
+)
 
 import tcgcore
 
-HOUSE_STANDING = "your house is still standing"
-HOUSE_BURNED = "your house has burned to the ground"
-PRIEST_ALIVE = "the Ghoul Priest is still alive"
-PAST_MIDNIGHT = "it is past midnight"
-GOT_AWAY = "cultists who got away: "
 GHOUL_PRIEST = "01116"
 
 

@@ -33,6 +33,7 @@ from typing import Any
 import tcgcore
 from tcgcore import Event, Option, Trigger
 
+from . import log_keys
 from .cards import Effect, card_pool
 from .rules import (
     Eng,
@@ -72,9 +73,9 @@ __all__ = ["CODE", "GOT_AWAY", "collect", "effect", "enemy_stat_mod", "handles",
 #: The scenario's code.
 CODE = "01142"
 #: Campaign-log prefix of each cultist who got away in The Midnight Masks (A991.5).
-GOT_AWAY = "cultists who got away: "
-PAST_MIDNIGHT = "it is past midnight"
-GHOUL_PRIEST_ALIVE = "the Ghoul Priest is still alive"
+GOT_AWAY = log_keys.GOT_AWAY
+PAST_MIDNIGHT = log_keys.PAST_MIDNIGHT
+GHOUL_PRIEST_ALIVE = log_keys.PRIEST_ALIVE
 GHOUL_PRIEST = "01116"
 ELDER_THING = "elder_thing"
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import tcgcore
 from tcgcore import Option
 
+from . import log_keys
 from .cards import Effect
 from .rules import (
     Eng,
@@ -78,11 +79,11 @@ _SOUTHSIDE = ("01126", "01127")
 _YOUR_HOUSE, _RIVERTOWN, _GRAVEYARD = "01124", "01125", "01133"
 _ACOLYTE = "01169"
 _GHOUL_PRIEST = "01116"
-BURNED = "your house has burned to the ground"
-PRIEST_ALIVE = "the Ghoul Priest is still alive"
-INTERROGATED = "cultists we interrogated: "
-GOT_AWAY = "cultists who got away: "
-MIDNIGHT = "it is past midnight"
+BURNED = log_keys.HOUSE_BURNED
+PRIEST_ALIVE = log_keys.PRIEST_ALIVE
+INTERROGATED = log_keys.INTERROGATED
+GOT_AWAY = log_keys.GOT_AWAY
+MIDNIGHT = log_keys.PAST_MIDNIGHT
 
 #: Effect ops implemented here.
 OPS = frozenset({"doom_nearest_trait", "doom_each_trait", "heal_self", "to_victory",

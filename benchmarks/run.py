@@ -240,7 +240,61 @@ def _fmt(x: Any, spec: str = ",.0f") -> str:
     return "n/a" if x is None else format(x, spec)
 
 
-def _markdown(results: dict[str, Any]) -> str:
+#: (label, how to read it from a configuration's results, higher is better)
+_COMPARED: list[tuple[str, tuple[str, ...], bool]] = [
+    ("random playout decisions/s (median)", ("random_playout", "decisions_per_s", "median"), True),
+    ("heuristic playout decisions/s (median)", ("heuristic_playout", "decisions_per_s", "median"),
+     True),
+    ("replay verify decisions/s", ("replay_decisions_per_s",), True),
+    ("clone µs", ("clone_us",), False),
+    ("encode msgpack µs", ("encode_msgpack_us",), False),
+    ("decode msgpack µs", ("decode_msgpack_us",), False),
+    ("view µs", ("view_us",), False),
+    ("clone × faster than deepcopy", ("clone_speedup_vs_deepcopy",), True),
+]
+
+
+def _dig(r: dict[str, Any], path: tuple[str, ...]) -> float | None:
+    value: Any = r
+    for part in path:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _comparison(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+    """A before/after table: each figure of this run beside the baseline run's, with the ratio
+    (> 1 means better now)."""
+    lines = [
+        "",
+        "## Before and after (this run against the baseline run)",
+        "",
+        f"Baseline: {baseline.get('label') or 'earlier run'}, run {baseline.get('when', '?')}"
+        f"{' (quick mode)' if baseline.get('quick') else ''}. Ratio > 1 means better now. Each "
+        "figure is one short measurement per run, so on a shared machine single ratios swing "
+        "far either way; read the table for large, consistent changes only, and prefer "
+        "interleaved measurements (see the notes above, when present).",
+        "",
+        "| configuration | figure | before | after | ratio |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for label, r in results["configs"].items():
+        b = baseline.get("configs", {}).get(label)
+        if not b or "skipped" in r or "error" in r:
+            continue
+        for name, path, higher in _COMPARED:
+            new, old = _dig(r, path), _dig(b, path)
+            if new is None or old is None or not new or not old:
+                continue
+            ratio = new / old if higher else old / new
+            fmt = ",.0f" if old >= 100 else ".1f"
+            lines.append(f"| {label} | {name} | {old:{fmt}} | {new:{fmt}} | {ratio:.2f}× |")
+    return lines
+
+
+def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
+              notes: str = "") -> str:
     m = results["machine"]
     lines = [
         "# Performance",
@@ -249,8 +303,13 @@ def _markdown(results: dict[str, Any]) -> str:
         "machines are noisy: compare figures from one run with each other (ratios), not across runs.",
         "",
         f"Machine: {m['platform']}, Python {m['python']}, {m['cpus']} CPUs; run {results['when']}"
-        f"{' (quick mode)' if results.get('quick') else ''}.",
+        f"{' (quick mode)' if results.get('quick') else ''}"
+        f"{'; load average ' + format(results['load'], '.1f') if results.get('load') else ''}.",
         "",
+    ]
+    if notes.strip():
+        lines += [notes.strip(), ""]
+    lines += [
         "## Throughput (one core, uniformly random agents)",
         "",
         "| configuration | decisions/s median (min–max) | games/s | heuristic decisions/s "
@@ -364,6 +423,8 @@ def _markdown(results: dict[str, Any]) -> str:
             f"| {label} 2 workers ≥ 1.8× | {r['simulate']['speedup_2_over_1']:.2f}× "
             f"| {'yes' if r['simulate']['speedup_2_over_1'] >= 1.8 else 'no'} |",
         ]
+    if baseline is not None:
+        lines += _comparison(results, baseline)
     lines += [
         "",
         "Notes: flatness is the mean per-decision time of the first tenth of a long game divided by",
@@ -388,7 +449,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "latest.json"))
     parser.add_argument("--markdown", default=str(ROOT / "docs" / "performance.md"))
+    parser.add_argument("--baseline", default=None,
+                        help="an earlier results JSON; adds a before/after table")
+    parser.add_argument("--notes", default=str(ROOT / "benchmarks" / "notes.md"),
+                        help="hand-written notes copied into the markdown (if the file exists)")
+    parser.add_argument("--label", default="",
+                        help="a name for this run, stored in the JSON (e.g. 'before issue 8')")
+    parser.add_argument("--render-only", action="store_true",
+                        help="measure nothing: rewrite the markdown from the --out JSON "
+                             "(after editing the notes)")
     args = parser.parse_args(argv)
+    if args.render_only:
+        return _render(args, json.loads(Path(args.out).read_text()))
     if args.quick:
         args.repeats, args.seconds, args.sim_games, args.mem_games = 2, 0.5, 40, 1_000
     installed = set(tcgcore.games())
@@ -398,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
         "quick": args.quick,
         "machine": {"platform": platform.platform(), "python": sys.version.split()[0],
                     "cpus": os.cpu_count()},
+        "label": args.label,
+        "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "configs": {},
         "peers": {},
     }
@@ -412,8 +486,21 @@ def main(argv: list[str] | None = None) -> int:
         print("benchmarking peers …", file=sys.stderr)
         results["peers"] = {"openspiel": peers.openspiel(args.seconds / 2),
                             "rlcard": peers.rlcard(args.seconds / 2)}
+    if hasattr(os, "getloadavg"):  # the busier of the start and the end
+        results["load"] = max(results["load"] or 0.0, os.getloadavg()[0])
+    if args.baseline:
+        results["baseline"] = args.baseline
     Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
-    text = _markdown(results)
+    return _render(args, results)
+
+
+def _render(args: argparse.Namespace, results: dict[str, Any]) -> int:
+    """Write the markdown for ``results`` (with the baseline and the notes, when given)."""
+    base_path = args.baseline or results.get("baseline")
+    baseline = json.loads(Path(base_path).read_text()) if base_path else None
+    notes_path = Path(args.notes)
+    notes = notes_path.read_text() if args.notes and notes_path.is_file() else ""
+    text = _markdown(results, baseline, notes)
     Path(args.markdown).write_text(text)
     print(text)
     return 0

@@ -22,6 +22,7 @@ How a decision flows (see ``docs/architecture.md``):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TextIO, TypeAlias, TypeVar, Union
 
@@ -334,9 +335,7 @@ class Engine(Generic[S]):
 
     def push(self, *steps: Step) -> None:
         """Queue steps so that the first argument runs first, before anything queued earlier."""
-        stack = self.state.stack
-        for step in reversed(steps):
-            stack.append(step)
+        self.state.stack.extend(reversed(steps))
 
     def ask(
         self,
@@ -374,7 +373,7 @@ class Engine(Generic[S]):
                 f"{self.spec.name}: asked {kind!r} while {state.pending.kind!r} is pending"
             )
         opts = list(options)
-        if len({o.key for o in opts}) != len(opts):
+        if len(set(map(_option_key, opts))) != len(opts):
             raise EngineError(f"{self.spec.name}: choice {kind!r} has repeated option keys")
         if min < 0 or max < min or min > len(opts):
             raise EngineError(
@@ -615,9 +614,14 @@ class Engine(Generic[S]):
             EngineError: unknown card or zone, full zone, taken slot.
         """
         state = self.state
-        card = self.card(card_id)
-        src = state.zones[card.zone]
-        dst = self.zone(to_zone)
+        zones = state.zones
+        try:
+            card = state.cards[card_id]
+            dst = zones[to_zone]
+        except (IndexError, KeyError):
+            card = self.card(card_id)  # raises the right error
+            dst = self.zone(to_zone)
+        src = zones[card.zone]
         n = state.num_players
         before = _mask(n, card, src)
         # remove first so a move inside one zone works
@@ -724,17 +728,20 @@ class Engine(Generic[S]):
             # triggers collected outside a step (during setup, or by a scenario builder)
             stack.append(TriggerWindow(triggers=state.triggers))
             state.triggers = []
+        pop = stack.pop
+        handler_of = handlers.get
         while state.pending is None and state.result is None:
             if not stack:
                 raise EngineError(
                     f"{self.spec.name}: no pending work, no choice and no result"
                 )
-            step = stack.pop()
-            handler = handlers.get(type(step))
+            step = pop()
+            handler = handler_of(type(step))
             if handler is None:
                 raise EngineError(f"{self.spec.name}: no handler for step {type(step).__name__}")
             handler(self, step)
-            state.answer = None
+            if state.answer is not None:  # only the resume step may read the answer
+                state.answer = None
             if state.triggers:
                 window = TriggerWindow(triggers=state.triggers)
                 state.triggers = []
@@ -742,6 +749,9 @@ class Engine(Generic[S]):
                     stack.insert(len(stack) - 1, window)
                 else:
                     stack.append(window)
+
+
+_option_key = operator.attrgetter("key")
 
 
 def _asked(state: GameState[Any]) -> bool:

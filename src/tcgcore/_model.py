@@ -4,6 +4,12 @@ A match state is one tree of Structs with no object references: cards are named
 by integer instance ids, zones by string ids, players by seat numbers (0-based).
 That is what makes a state cheap to copy (a msgpack round trip), safe to save at
 any decision point, and identical on every machine.
+
+Because a state holds no object references it has no reference cycles, so the
+structs here (and every :class:`Step` subclass, which inherits the setting) are
+declared ``gc=False``: the cycle collector does not track them, which makes
+creating, copying and decoding them cheaper. A game must therefore never make a
+step, option, event or trigger refer to itself (it holds data only anyway).
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ EMPTY_SLOT = -1
 Visibility = Literal["public", "owner", "hidden"]
 
 
-class Step(msgspec.Struct, tag_field="step", kw_only=True, omit_defaults=True):
+class Step(msgspec.Struct, tag_field="step", kw_only=True, omit_defaults=True, gc=False):
     """Base class of a unit of pending work on the engine's stack.
 
     A game defines one subclass per kind of work, each with an explicit, stable
@@ -87,7 +93,7 @@ class CardInstance(msgspec.Struct, kw_only=True, omit_defaults=True, array_like=
     attached_to: int | None = None
 
 
-class Zone(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Zone(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
     """An area that holds cards.
 
     Attributes:
@@ -113,7 +119,7 @@ class Zone(msgspec.Struct, kw_only=True, omit_defaults=True):
     cards: list[int] = []
 
 
-class Option(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Option(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True, gc=False):
     """One answer a player may give to a :class:`Choice`.
 
     Attributes:
@@ -123,6 +129,9 @@ class Option(msgspec.Struct, kw_only=True, omit_defaults=True):
         label: short human-readable text.
         card: instance id of the card this option is about, if any.
         data: extra facts for front ends and agents.
+
+    Options are frozen: once asked, a choice's options never change, so a game may reuse
+    one option instance in many choices (Guimi Revival caches its main-phase options).
     """
 
     key: str
@@ -131,7 +140,7 @@ class Option(msgspec.Struct, kw_only=True, omit_defaults=True):
     data: dict[str, Scalar] = {}
 
 
-class Choice(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Choice(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
     """A decision the engine waits for.
 
     Attributes:
@@ -170,7 +179,7 @@ class Choice(msgspec.Struct, kw_only=True, omit_defaults=True):
         return [o.key for o in self.options]
 
 
-class Result(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Result(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
     """How a match ended.
 
     Attributes:
@@ -188,7 +197,7 @@ class Result(msgspec.Struct, kw_only=True, omit_defaults=True):
     detail: dict[str, Scalar] = {}
 
 
-class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
+class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True, gc=False):
     """A record of something that happened, in order.
 
     The identity fields (``card``, ``code`` and ``secret``) are shown only to
@@ -242,7 +251,7 @@ class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
         return msgspec.structs.replace(self, card=None, code=None, secret={})
 
 
-class Trigger(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Trigger(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
     """A triggered ability waiting in a timing window.
 
     A game's trigger collector creates these from events; the engine orders them

@@ -46,7 +46,7 @@ def splitmix64(x: int) -> tuple[int, int]:
     return x, z ^ (z >> 31)
 
 
-class Rng(msgspec.Struct, kw_only=True, omit_defaults=True):
+class Rng(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
     """xoshiro256** generator whose whole state is data.
 
     Attributes:

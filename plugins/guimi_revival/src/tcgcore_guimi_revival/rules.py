@@ -93,6 +93,8 @@ def on(step_type: type[StepT]) -> Callable[[Callable[[Eng, StepT], None]],
         def wrapped(eng: Eng, step: StepT) -> None:
             fn(eng, step)
             state = eng.state
+            if state.result is not None:  # every check below needs a running match
+                return
             opts = state.options
             if opts.threshold_checks == "while_at_or_above" and state.result is None:
                 for p in (0, 1):
@@ -846,6 +848,44 @@ def _label(kind: str, d: CardDef, n: int = 0) -> str:
     return text
 
 
+#: (verb, card id, slot or ability index, card code) -> the main-phase Option for it. Options
+#: are immutable records once asked (nothing edits a choice's options), so one instance serves
+#: every choice and match in the process; a cache of derived data, not game state.
+_OPTS: dict[tuple[str, int, int, str], Option] = {}
+_OPTS_LIMIT = 100_000
+
+
+def _main_opt(verb: str, cid: int, n: int, code: str, d: CardDef) -> Option:
+    """Build (and cache) the main-phase option ``verb`` for card ``cid`` (see :data:`_OPTS`)."""
+    if len(_OPTS) >= _OPTS_LIMIT:
+        _OPTS.clear()
+    if verb == "play":
+        key, label = f"play:{cid}:{n}", _label("play", d, n)
+    elif verb == "event_up":
+        key, label = f"event:{cid}:up", _label("event_up", d)
+    elif verb == "event_set":
+        key, label = f"event:{cid}:set", _label("event_set", d)
+    elif verb == "ignite":
+        key, label = f"ignite:{cid}:{n}", _label("ignite", d)
+    else:  # extra, flip, potion
+        key, label = f"{verb}:{cid}", _label(verb, d)
+    opt = _OPTS[(verb, cid, n, code)] = Option(key=key, label=label, card=cid)
+    return opt
+
+
+#: (card id, from slot, to slot, to slot empty) -> the move/swap Option (see :data:`_OPTS`)
+_MOVE_OPTS: dict[tuple[int, int, int, bool], Option] = {}
+_END_OPT = Option(key="end", label="End the main phase")
+
+
+def _move_opt(cid: int, s: int, t: int, free: bool) -> Option:
+    if len(_MOVE_OPTS) >= _OPTS_LIMIT:
+        _MOVE_OPTS.clear()
+    opt = _MOVE_OPTS[(cid, s, t, free)] = Option(key=f"move:{cid}:{t}",
+                                                 label=_MOVE_LABELS[(s, t, free)], card=cid)
+    return opt
+
+
 def main_options(eng: Eng, p: int) -> list[Option]:
     """Legal main-phase actions (071-077, 122.1); ``end`` is always last."""
     state = eng.state
@@ -854,6 +894,7 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     zones = state.zones
     opts: list[Option] = []
     add = opts.append
+    get = _OPTS.get
     units = zones[f"units.{p}"].cards
     empty = [i for i, c in enumerate(units) if c == EMPTY_SLOT]
     sw = zones[f"spirit.{p}"].cards
@@ -862,19 +903,21 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     seq = state.sequence[p]
     can_event = state.events_played[p] == 0 and not sw_full
     for cid in zones[f"hand.{p}"].cards:
-        d = defs[cards[cid].code]
+        code = cards[cid].code
+        d = defs[code]
         rank = d.rank
         if rank is None or seq > RANK_GATE[rank]:  # 072.1
             continue
         ctype = d.card_type
         if ctype == "beyonder" or ctype == "item":
             for s in empty:
-                add(Option(key=f"play:{cid}:{s}", label=_label("play", d, s), card=cid))
+                add(get(("play", cid, s, code)) or _main_opt("play", cid, s, code, d))
         elif ctype == "event" and can_event:
             if d.event_kind != "quick" or o.quick_event_from_hand == "allowed":
-                add(Option(key=f"event:{cid}:up", label=_label("event_up", d), card=cid))
+                add(get(("event_up", cid, 0, code)) or _main_opt("event_up", cid, 0, code, d))
             if d.event_kind == "quick" or o.set_event_activation == "later_main_phase":
-                add(Option(key=f"event:{cid}:set", label=_label("event_set", d), card=cid))
+                add(get(("event_set", cid, 0, code))
+                    or _main_opt("event_set", cid, 0, code, d))
     for cid in sw:
         card = cards[cid]
         if not card.face_down:
@@ -882,10 +925,11 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         d = defs[card.code]
         if d.extra_kind is not None:
             if cond_ok(eng, p, d.activation_condition):
-                add(Option(key=f"extra:{cid}", label=_label("extra", d), card=cid))
+                add(get(("extra", cid, 0, card.code))
+                    or _main_opt("extra", cid, 0, card.code, d))
         elif (d.card_type == "event" and d.event_kind != "quick"
               and card.counters.get("set_turn", -1) != state.turn):
-            add(Option(key=f"flip:{cid}", label=_label("flip", d), card=cid))
+            add(get(("flip", cid, 0, card.code)) or _main_opt("flip", cid, 0, card.code, d))
     rb = state.rb[p]
     ignite_ids = [c for c in units if c != EMPTY_SLOT]
     if cards[rb].zone == f"revival.{p}" and not state.mad[p]:
@@ -895,16 +939,18 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         card = cards[cid]
         d = defs[card.code]
         if d.item_kind == "potion" and cid != rb and not sw_full:
-            add(Option(key=f"potion:{cid}", label=_label("potion", d), card=cid))
+            add(get(("potion", cid, 0, card.code))
+                or _main_opt("potion", cid, 0, card.code, d))
         if not d.abilities or cid in used or (card.counters and card.counters.get("no_act")):
             continue
         if "ignition" not in timings(d):
             continue
         for i, ab in enumerate(d.abilities):
             if ab.timing == "ignition":
-                add(Option(key=f"ignite:{cid}:{i}", label=_label("ignite", d), card=cid))
+                add(get(("ignite", cid, i, card.code))
+                    or _main_opt("ignite", cid, i, card.code, d))
     if o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn:
-        move_labels = _MOVE_LABELS
+        get_move = _MOVE_OPTS.get
         for s, cid in enumerate(units):
             if cid == EMPTY_SLOT:
                 continue
@@ -912,9 +958,8 @@ def main_options(eng: Eng, p: int) -> list[Option]:
                 if t != s:
                     free = units[t] == EMPTY_SLOT
                     if free or t > s:
-                        add(Option(key=f"move:{cid}:{t}", label=move_labels[(s, t, free)],
-                                   card=cid))
-    add(Option(key="end", label="End the main phase"))
+                        add(get_move((cid, s, t, free)) or _move_opt(cid, s, t, free))
+    add(_END_OPT)
     return opts
 
 

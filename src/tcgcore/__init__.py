@@ -65,6 +65,7 @@ from ._model import (
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
 from ._rng import Rng
 from ._simulate import GameOutcome, SimulationReport, simulate, wilson_interval
+from ._terminal import describe_event, render_board
 from ._views import CardView, View, ZoneView
 
 __version__ = "0.1.0"
@@ -124,6 +125,7 @@ __all__ = [
     "check_options",
     "decided_by",
     "default_registry",
+    "describe_event",
     "games",
     "highest_priority_first",
     "hookimpl",
@@ -131,6 +133,7 @@ __all__ = [
     "make_agent",
     "new_match",
     "play_out",
+    "render_board",
     "replay",
     "simulate",
     "wilson_interval",

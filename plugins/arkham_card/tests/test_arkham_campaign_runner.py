@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 from tcgcore_arkham_card.campaign import Campaign
@@ -172,3 +173,141 @@ def test_A980_6_a_human_types_save(tmp_path: Path) -> None:
                       "--save", str(path), inp="save\n")
     assert code == 0 and "stopped during The Gathering" in text
     assert load_campaign_file(path.read_bytes()).match
+
+
+def test_A980_9_resume_keeps_the_seed_and_the_human_seats(tmp_path: Path) -> None:
+    from tcgcore_arkham_card.campaign_tools import load_campaign_file
+
+    path = tmp_path / "s.json"
+    code, text = _cli("night_of_the_zealot", "--deck", "roland", "--human", "0",
+                      "--seed", "9", "--save", str(path), inp="save\n")
+    assert code == 0 and "--resume" in text  # the message says how to continue
+    saved = load_campaign_file(path.read_bytes())
+    assert saved.seed == 9 and saved.humans == [0] and saved.match
+    # resumed without --seed/--human: still seed 9 and a person at seat 0
+    code, text = _cli("night_of_the_zealot", "--resume", str(path), "--save", str(path),
+                      inp="save\n")
+    assert code == 0 and "stopped during The Gathering" in text
+    again = load_campaign_file(path.read_bytes())
+    assert again.seed == 9 and again.humans == [0]
+
+
+def test_A980_9_an_interrupted_campaign_plays_on_as_the_uninterrupted_one(
+        tmp_path: Path) -> None:
+    whole, cut = tmp_path / "w.json", tmp_path / "c.json"
+    _cli("night_of_the_zealot", "--deck", "roland", "--seed", "2", "--save", str(whole))
+    _cli("night_of_the_zealot", "--deck", "roland", "--seed", "2", "--save", str(cut),
+         "--stop-after", "30")
+    _cli("night_of_the_zealot", "--resume", str(cut), "--save", str(cut))
+    a, b = load_campaign(whole.read_bytes()), load_campaign(cut.read_bytes())
+    assert a[0].played == b[0].played and a[0].log == b[0].log
+
+
+def test_A980_9_a_new_campaign_refuses_levelled_cards(tmp_path: Path) -> None:
+    from tcgcore_arkham_card.campaign_tools import export_deck
+
+    import tcgcore
+
+    camp = start_campaign(["roland"], seed=1)
+    camp.investigators[0].deck[camp.investigators[0].deck.index("01016")] = "01029"
+    deck = tmp_path / "levelled.json"
+    deck.write_text(export_deck(camp, 0), encoding="utf-8")
+    try:
+        _cli("night_of_the_zealot", "--deck", str(deck))
+    except tcgcore.DeckError as exc:
+        assert "Shotgun (01029) is level 4" in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError("a levelled deck must be refused")
+
+
+def test_A980_9_bad_campaign_files_are_refused_with_the_reason(tmp_path: Path) -> None:
+    import pytest
+    from tcgcore_arkham_card.campaign_tools import load_campaign_file
+
+    import tcgcore
+
+    good = json.loads(save_campaign(start_campaign(["roland", "agnes"], seed=1),
+                                    ["01120", "01142"]))
+    cases = {
+        "investigators is missing": lambda d: d["campaign"].pop("investigators"),
+        "1 to 4 investigators": lambda d: d["campaign"].update(investigators=[]),
+        "xp: must not be negative": lambda d: d["campaign"]["investigators"][0].update(xp=-5),
+        "unknown scenario": lambda d: d.update(remaining=["01999"]),
+        "in campaign order": lambda d: d.update(remaining=["01142", "01120"]),
+        "not an investigator card": lambda d: d["campaign"]["investigators"][0].update(
+            code="01016"),
+        "humans: seat(s) [5]": lambda d: d.update(humans=[5]),
+    }
+    for message, spoil in cases.items():
+        data = json.loads(json.dumps(good))
+        spoil(data)
+        with pytest.raises(tcgcore.OptionsError, match=re.escape(message)):
+            load_campaign_file(json.dumps(data))
+
+
+def test_A980_9_a_scenario_in_progress_must_be_the_next_one(tmp_path: Path) -> None:
+    import pytest
+
+    import tcgcore
+
+    path = tmp_path / "m.json"
+    _cli("night_of_the_zealot", "--deck", "roland", "--save", str(path), "--stop-after", "20")
+    data = json.loads(path.read_bytes())
+    data["remaining"] = ["01142"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(tcgcore.OptionsError, match="scenario in progress is '01104'"):
+        _cli("night_of_the_zealot", "--resume", str(path))
+
+
+def test_A980_4_deck_options_and_usage_errors(tmp_path: Path) -> None:
+    import pytest
+
+    import tcgcore
+
+    code, _ = _cli("night_of_the_zealot", "--decks", "roland,agnes", "--seed", "1",
+                   "--stop-after", "5", "--save", str(tmp_path / "x.json"))
+    assert code == 0
+    from tcgcore_arkham_card.campaign_tools import load_campaign_file
+    camp = load_campaign_file((tmp_path / "x.json").read_bytes()).campaign
+    assert [i.code for i in camp.investigators] == ["01001", "01004"]
+    with pytest.raises(SystemExit):
+        _cli("night_of_the_zealot", "--deck", "roland", "--stop-after", "5")  # no --save
+    binary = tmp_path / "deck.bin"
+    binary.write_bytes(b"\x8b\xff\x00")
+    with pytest.raises(tcgcore.OptionsError, match=r"deck\.bin: not a text file"):
+        _cli("night_of_the_zealot", "--deck", str(binary))
+
+
+def test_A980_2_a_human_sees_the_board_and_the_events() -> None:
+    import tcgcore
+
+    m = tcgcore.new_match("arkham_card", seed=1)
+    choice = m.pending
+    assert choice is not None
+    out = io.StringIO()
+    TextAgent(out, io.StringIO(f"{choice.options[0].key}\n")).decide(m, choice)
+    text = out.getvalue()
+    assert "Roland Banks" in text and "you are P0" in text  # the seat's board
+    assert "*" in text  # the events so far
+
+
+def test_A216_2_lita_goes_to_a_survivor_when_the_lead_is_killed() -> None:
+    from tcgcore_arkham_card.campaign import record_scenario
+
+    import tcgcore
+
+    camp = start_campaign(["roland", "agnes"], seed=1)
+    result = tcgcore.Result(winners=[], reason="resolution",
+                            detail={"resolution": "R3", "victory": 0, "lead": 0,
+                                    "extra_trauma0": "killed"})
+    after = record_scenario(camp, result, scenario="01104")
+    assert after.investigators[0].killed and after.investigators[0].story == []
+    assert after.investigators[1].story == ["01117"]
+    both = tcgcore.Result(winners=[], reason="resolution",
+                          detail={"resolution": "R3", "victory": 0, "lead": 0,
+                                  "extra_trauma0": "killed", "extra_trauma1": "killed"})
+    nobody = record_scenario(camp, both, scenario="01104")
+    assert all(i.story == [] for i in nobody.investigators)
+    r2 = tcgcore.Result(winners=[], reason="resolution",
+                        detail={"resolution": "R2", "victory": 0, "lead": 0})
+    assert record_scenario(camp, r2, scenario="01104").investigators[0].story == []

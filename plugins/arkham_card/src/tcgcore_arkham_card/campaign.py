@@ -207,9 +207,6 @@ def record_scenario(campaign: Campaign, result: tcgcore.Result, *,
             lead_inv.mental += 1
         elif kind == "physical":
             lead_inv.physical += 1
-        for code in sdef.lead_story.get(res, ()):
-            if code not in lead_inv.story:
-                lead_inv.story.append(code)
     for s, inv in enumerate(c.investigators):
         kinds = [str(result.detail.get(f"trauma{s}", ""))]
         kinds += str(result.detail.get(f"extra_trauma{s}", "")).split(",")
@@ -235,7 +232,23 @@ def record_scenario(campaign: Campaign, result: tcgcore.Result, *,
         extra = lead_bonus if lead == s else 0
         inv.xp = max(0, inv.xp + max(0, earned + extra
                                      + int(result.detail.get(f"xp_adjust{s}", 0) or 0)))
+    _earn_lead_story(c, sdef.lead_story.get(res, ()), lead_idx)
     return c
+
+
+def _earn_lead_story(c: Campaign, codes: tuple[str, ...], lead: int) -> None:
+    """Story assets a resolution gives the lead investigator (A216.2): if the lead was
+    killed or driven insane, the first surviving investigator in seat order earns them
+    instead; with nobody left, nobody does."""
+    order = [lead] + [s for s in range(len(c.investigators)) if s != lead]
+    alive = [s for s in order if 0 <= s < len(c.investigators)
+             and not (c.investigators[s].killed or c.investigators[s].insane)]
+    if not alive:
+        return
+    inv = c.investigators[alive[0]]
+    for code in codes:
+        if code not in inv.story:
+            inv.story.append(code)
 
 
 def earn_story_asset(campaign: Campaign, seat: int, code: str) -> Campaign:

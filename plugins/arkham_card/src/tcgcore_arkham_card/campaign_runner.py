@@ -56,13 +56,29 @@ class TextAgent:
     the numbers (or keys) of the chosen options, separated by spaces; ``save`` during a
     scenario saves the campaign with the scenario in progress and stops."""
 
-    def __init__(self, out: TextIO, inp: TextIO) -> None:
+    def __init__(self, out: TextIO, inp: TextIO, *, log_tail: int = 15) -> None:
         self.out = out
         self.inp = inp
         self.can_save = False
+        self.log_tail = log_tail
+        self._seen: dict[tuple[int, int], int] = {}  # (match id, seat) -> events shown
 
     def decide(self, match: tcgcore.Match[Any], choice: tcgcore.Choice) -> list[str]:
-        """Ask until the answer is a legal selection."""
+        """Show the seat what happened since its last decision (events redacted for it)
+        and its board (:func:`tcgcore.render_board` of its view), then ask until the
+        answer is a legal selection."""
+        seat = choice.player
+        key = (id(match), seat)
+        since = self._seen.get(key, match.state.event_count - len(match.events_since(0)))
+        events = match.events_since(since, player=seat)
+        if len(events) > self.log_tail:
+            self.out.write(f"… {len(events) - self.log_tail} earlier event(s)\n")
+            events = events[-self.log_tail:]
+        for ev in events:
+            self.out.write(f"  * {tcgcore.describe_event(match.spec, match.state, ev)}\n")
+        self._seen[key] = match.state.event_count
+        for line in tcgcore.render_board(match.spec, match.view(seat)):
+            self.out.write(line + "\n")
         return self.ask(choice)
 
     def ask(self, choice: tcgcore.Choice) -> list[str]:
@@ -97,9 +113,17 @@ def start_campaign(decks: list[str], *, difficulty: str = "standard",
     ``01000`` becomes a basic weakness drawn once, with ``seed`` (A980.1)."""
     rng = tcgcore.Rng.from_seed(seed)
     invs = []
-    for value in decks:
-        deck = load_deck(value)
-        invs.append(CampaignInvestigator(code=deck.investigator, deck=deck_codes(deck, rng)))
+    pool = card_pool()
+    for i, value in enumerate(decks):
+        deck = load_deck(value, f"deck {i + 1}")
+        codes = deck_codes(deck, rng)
+        levelled = sorted({c for c in codes if (pool[c].xp or 0) > 0})
+        if levelled:  # a new campaign starts with level-0 decks and 0 experience (A980.9)
+            raise tcgcore.DeckError(
+                f"arkham_card: deck {i + 1} ({pool[deck.investigator].name})",
+                [f"{pool[c].name} ({c}) is level {pool[c].xp}: a new campaign starts with "
+                 "level-0 cards only" for c in levelled])
+        invs.append(CampaignInvestigator(code=deck.investigator, deck=codes))
     if len({i.code for i in invs}) != len(invs) or not 1 <= len(invs) <= 4:
         raise tcgcore.OptionsError("arkham_card: 1 to 4 decks of different investigators")
     return Campaign(difficulty=difficulty, investigators=invs)
@@ -177,6 +201,23 @@ def _human_upgrades(camp: Campaign, seat: int, agent: TextAgent) -> Campaign:
     return camp
 
 
+def _check_resumed(match: tcgcore.Match[Any], camp: Campaign, code: str) -> None:
+    """A scenario in progress in a campaign file must be the next scenario, played by the
+    campaign's investigators (A979.1).
+
+    Raises:
+        tcgcore.OptionsError: naming the mismatch.
+    """
+    scenario = match.options.get("scenario")
+    if scenario != code:
+        raise tcgcore.OptionsError(f"arkham_card: bad campaign file: the scenario in progress "
+                                   f"is {scenario!r}, but the next scenario is {code!r}")
+    invs = [i.code for i in camp.investigators]
+    if match.options.get("investigators") != invs:
+        raise tcgcore.OptionsError("arkham_card: bad campaign file: the scenario in progress "
+                                   "is played by other investigators than the campaign's")
+
+
 def _final_scenario(code: str) -> str:
     """The last scenario of the campaign ``code`` belongs to (``""`` if none)."""
     for scenarios in CAMPAIGNS.values():
@@ -208,6 +249,7 @@ def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
         if match_json:  # a scenario in progress (A980.6)
             match = tcgcore.Match.from_json(match_json, game="arkham_card")
             match_json = ""
+            _check_resumed(match, camp, code)
         else:
             camp = _replace_retired(camp, seed + 97 * len(camp.played))
             if camp.lost:
@@ -226,8 +268,11 @@ def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
             stop_after = 0
         result = match.result
         if result is None and stop_after is not None and save is not None:
-            save.write_bytes(save_campaign(camp, todo, match.to_json().decode()))
-            out.write(f"stopped during {load_scenario(code).name}; campaign saved to {save}\n")
+            save.write_bytes(save_campaign(camp, todo, match.to_json().decode(), seed=seed,
+                                           humans=sorted(humans)))
+            out.write(f"stopped during {load_scenario(code).name}; campaign saved to {save} "
+                      f"(continue with: tcgcore campaign arkham_card night_of_the_zealot "
+                      f"--resume {save} --save {save})\n")
             return camp, played
         if result is None:
             raise tcgcore.EngineError(f"arkham_card: {code} did not finish in "
@@ -245,9 +290,25 @@ def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
         for s in range(n):  # the upgrade step (A980.3)
             camp = _human_upgrades(camp, s, text) if s in humans else upgrade_policy(camp, s)
         if save is not None:
-            save.write_bytes(save_campaign(camp, todo))
+            save.write_bytes(save_campaign(camp, todo, seed=seed, humans=sorted(humans)))
             out.write(f"campaign saved to {save}\n")
     return camp, played
+
+
+def _read_file(path: Path, what: str) -> bytes:
+    """A file's bytes for the campaign command; a missing, unreadable or non-UTF-8 file is
+    an :class:`tcgcore.OptionsError` naming it."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise tcgcore.OptionsError(f"arkham_card: {what} {path}: cannot read it "
+                                   f"({exc.strerror or exc})") from None
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise tcgcore.OptionsError(f"arkham_card: {what} {path}: not a text file (binary?)") \
+            from None
+    return data
 
 
 def run_campaign_cli(argv: list[str], out: TextIO, inp: TextIO) -> int:
@@ -255,32 +316,47 @@ def run_campaign_cli(argv: list[str], out: TextIO, inp: TextIO) -> int:
     [--human SEAT …] [--save FILE] [--resume FILE] [--export DIR]``."""
     p = argparse.ArgumentParser(prog="tcgcore campaign arkham_card")
     p.add_argument("name", choices=sorted(CAMPAIGNS))
-    p.add_argument("--deck", action="extend", nargs="+", default=[], metavar="FILE",
-                   help="an ArkhamDB deck file or a starter deck name, one per investigator")
+    p.add_argument("--deck", "--decks", action="extend", nargs="+", default=[], metavar="FILE",
+                   help="ArkhamDB deck files or starter deck names, one per investigator "
+                        "(repeat the option or separate with commas)")
     p.add_argument("--difficulty", default="standard",
                    choices=["easy", "standard", "hard", "expert"])
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--human", type=int, nargs="+", default=[], metavar="SEAT")
+    p.add_argument("--seed", type=int, default=None,
+                   help="campaign seed (default 1; a resumed campaign keeps its own)")
+    p.add_argument("--human", type=int, nargs="+", default=None, metavar="SEAT",
+                   help="seats played at the terminal (a resumed campaign keeps its own)")
     p.add_argument("--save", metavar="FILE", help="campaign state file written after each scenario")
     p.add_argument("--resume", metavar="FILE", help="continue a saved campaign")
     p.add_argument("--export", metavar="DIR", help="write each deck as ArkhamDB JSON at the end")
     p.add_argument("--stop-after", type=int, default=None, metavar="N",
                    help="with --save: stop the scenario after N decisions and save it")
     args = p.parse_args(argv)
+    if args.stop_after is not None and not args.save:
+        p.error("--stop-after needs --save FILE (the stopped scenario is saved there)")
     match_json = ""
+    seed = 1 if args.seed is None else args.seed
+    humans = list(args.human or [])
     if args.resume:
-        saved = load_campaign_file(Path(args.resume).read_bytes())
+        saved = load_campaign_file(_read_file(Path(args.resume), "campaign file"))
         camp, remaining, match_json = saved.campaign, list(saved.remaining), saved.match
+        seed = saved.seed if args.seed is None else args.seed
+        humans = saved.humans if args.human is None else humans
     else:
         if not args.deck:
             p.error("give one --deck per investigator (or --resume FILE)")
         values = []
-        for d in args.deck:
-            path = Path(d)
-            values.append(path.read_text(encoding="utf-8") if path.is_file() else d)
-        camp = start_campaign(values, difficulty=args.difficulty, seed=args.seed)
+        for group in args.deck:
+            names = [group] if Path(group).is_file() else [d for d in group.split(",") if d]
+            for d in names:
+                path = Path(d)
+                values.append(_read_file(path, "deck file").decode("utf-8-sig")
+                              if path.is_file() else d)
+        camp = start_campaign(values, difficulty=args.difficulty, seed=seed)
         remaining = list(CAMPAIGNS[args.name])
-    camp, _ = run_campaign(camp, remaining, seed=args.seed, humans=frozenset(args.human),
+    bad = [h for h in humans if not 0 <= h < len(camp.investigators)]
+    if bad:
+        p.error(f"--human {bad[0]}: the campaign has seats 0..{len(camp.investigators) - 1}")
+    camp, _ = run_campaign(camp, remaining, seed=seed, humans=frozenset(humans),
                            out=out, inp=inp, save=Path(args.save) if args.save else None,
                            stop_after=args.stop_after, match_json=match_json)
     if args.save and load_campaign_file(Path(args.save).read_bytes()).match:

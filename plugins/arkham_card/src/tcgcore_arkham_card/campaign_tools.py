@@ -24,6 +24,7 @@ __all__ = [
     "CAMPAIGN_FORMAT",
     "CAMPAIGN_VERSION",
     "CampaignFile",
+    "campaign_problems",
     "export_deck",
     "load_campaign",
     "load_campaign_file",
@@ -47,6 +48,9 @@ class CampaignFile(msgspec.Struct, kw_only=True):
         remaining: codes of the scenarios still to play, in order.
         match: a scenario in progress (the first of ``remaining``), as the match's own
             JSON save (:meth:`tcgcore.Match.to_json`); ``""`` between scenarios.
+        seed: the campaign seed (match seeds and AI seeds derive from it), so a resumed
+            campaign plays on as the uninterrupted one would.
+        humans: the seats people play; a resumed campaign keeps them.
     """
 
     format: str = CAMPAIGN_FORMAT
@@ -54,14 +58,61 @@ class CampaignFile(msgspec.Struct, kw_only=True):
     campaign: Campaign
     remaining: list[str] = []
     match: str = ""
+    seed: int = 1
+    humans: list[int] = []
 
 
 def save_campaign(campaign: Campaign, remaining: list[str] | None = None,
-                  match: str = "") -> bytes:
+                  match: str = "", *, seed: int = 1, humans: list[int] | None = None) -> bytes:
     """The campaign as a state file (JSON bytes, A979.1); ``match`` is the JSON save of
-    a scenario in progress."""
+    a scenario in progress, ``seed`` the campaign seed and ``humans`` the human seats."""
     return msgspec.json.encode(CampaignFile(campaign=campaign, remaining=list(remaining or ()),
-                                            match=match))
+                                            match=match, seed=seed,
+                                            humans=sorted(set(humans or ()))))
+
+
+#: Scenario codes a campaign file may list, by campaign, in play order.
+_SCENARIO_ORDER = ("01104", "01120", "01142")
+
+
+def campaign_problems(f: CampaignFile) -> list[str]:
+    """What is wrong with a decoded campaign file (A979.1): 1 to 4 different
+    investigators, each an investigator card with known deck codes, no negative
+    experience or trauma, remaining scenarios that are known and in campaign order,
+    human seats inside the campaign. Returns one line per problem (empty when sound)."""
+    problems: list[str] = []
+    pool = card_pool()
+    invs = f.campaign.investigators
+    if not 1 <= len(invs) <= 4:
+        problems.append(f"campaign.investigators: 1 to 4 investigators, not {len(invs)}")
+    codes = [i.code for i in invs]
+    if len(set(codes)) != len(codes):
+        problems.append("campaign.investigators: an investigator appears twice")
+    for s, inv in enumerate(invs):
+        where = f"campaign.investigators[{s}]"
+        d = pool.get(inv.code)
+        if d is None or d.type_code != "investigator":
+            problems.append(f"{where}.code: {inv.code!r} is not an investigator card")
+        for field in ("xp", "physical", "mental"):
+            if getattr(inv, field) < 0:
+                problems.append(f"{where}.{field}: must not be negative")
+        unknown = sorted({c for c in [*inv.deck, *inv.story] if c not in pool})
+        if unknown:
+            problems.append(f"{where}.deck: unknown card code(s) {', '.join(unknown)}")
+    known = [c for c in f.remaining if c in _SCENARIO_ORDER]
+    if len(known) != len(f.remaining):
+        bad = [c for c in f.remaining if c not in _SCENARIO_ORDER]
+        problems.append(f"remaining: unknown scenario(s) {', '.join(bad)} "
+                        f"(known: {', '.join(_SCENARIO_ORDER)})")
+    elif [_SCENARIO_ORDER.index(c) for c in known] != sorted(
+            _SCENARIO_ORDER.index(c) for c in set(known)):
+        problems.append("remaining: scenarios must be listed once each, in campaign order")
+    if f.match and not f.remaining:
+        problems.append("match: a scenario in progress but no scenario remaining")
+    bad_seats = [h for h in f.humans if not 0 <= h < len(invs)]
+    if bad_seats:
+        problems.append(f"humans: seat(s) {bad_seats} not in the campaign")
+    return problems
 
 
 def load_campaign_file(data: bytes | str) -> CampaignFile:
@@ -80,10 +131,18 @@ def load_campaign_file(data: bytes | str) -> CampaignFile:
         raise tcgcore.OptionsError(
             f"arkham_card: campaign file version {raw.get('version')!r} is not supported "
             f"(this engine reads version {CAMPAIGN_VERSION})")
+    if "campaign" in raw and (not isinstance(raw["campaign"], dict)
+                              or "investigators" not in raw["campaign"]):
+        raise tcgcore.OptionsError("arkham_card: bad campaign file: campaign.investigators "
+                                   "is missing")
     try:
-        return msgspec.convert(raw, CampaignFile)
+        f = msgspec.convert(raw, CampaignFile)
     except msgspec.ValidationError as exc:
         raise tcgcore.OptionsError(f"arkham_card: bad campaign file: {exc}") from None
+    problems = campaign_problems(f)
+    if problems:
+        raise tcgcore.OptionsError("arkham_card: bad campaign file: " + "; ".join(problems))
+    return f
 
 
 def load_campaign(data: bytes | str) -> tuple[Campaign, list[str]]:

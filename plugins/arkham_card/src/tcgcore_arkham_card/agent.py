@@ -10,9 +10,34 @@ reproducible from the match seed and the agent seed.
 Plan, in order of priority on each action: advance the act when the clues are there;
 resign when the final agenda is about to run out (or when close to defeat at a resign
 location); deal with engaged enemies (fight when the chance and the payoff are good,
-evade otherwise); defeat the Ghoul Priest in act 3; play useful assets and events;
-investigate for clues; move toward clues (or to the act's objective location when the
-group has the clues); otherwise draw or gain resources.
+evade otherwise, and neither when both are hopeless); defeat the Ghoul Priest in act 3
+(winning Lita Chantler over at the Parlor first when the parley has a fair chance);
+play useful assets and events; investigate for clues; move toward clues (or to the act's
+objective location when the group has the clues); otherwise draw or gain resources.
+A fast ability that deals damage (Beat Cop) finishes an enemy worth it.
+
+Symbol tokens are valued with the current scenario's reference card where it depends on
+public facts (The Midnight Masks: doom on Cultists; The Devourer Below: Monsters in play,
+and the Elder Thing's extra token while Umôrdhoth is in play), and enemies get The Ritual
+Begins' +1 fight and evade.
+
+The Midnight Masks (A98): parley where it is cheap (Peter Warren with 2 clues, Victoria
+Devereux with 5 resources, Herman Collins with 4 cards), evade Ruth Turner (she is
+interrogated) and The Masked Hunter while clues matter, spend clues on the act as soon as
+the group can, attack Cultists here (doom carriers first), hunt cultists carrying 2 or
+more doom, then unique cultists it can parley or beat, then gather clues; only useful
+assets are played; it resigns only with the last action before midnight or when the next
+attack would defeat it.
+
+The Devourer Below (A99): never resign (it loses); gather Act 1's clues quickly
+(investigating Twisting Paths rather than fighting its exit test), play at most one
+weapon, booster or ally a turn (never one that places doom, never one that would push
+Lita out), kill doom-carrying enemies it can finish, heal at Quiet Glade, walk to the
+Ritual Site for Act 2 (picking up a clue on the way), use Act 3's action whenever it has
+a clue (the better of willpower and agility), take attacks of opportunity rather than
+trade hopeless blows while the ritual is at stake; once Umôrdhoth is in play, Lita's
+holder brings her to it (Resolution 3), the others keep away, and without Lita it is
+attacked.
 """
 
 from __future__ import annotations
@@ -29,6 +54,8 @@ __all__ = ["HeuristicAgent", "success_chance"]
 _SYMBOL_MOD = {"skull": -2, "cultist": -1, "tablet": -2, "elder_thing": -2}
 #: The Devourer Below's acts (01145b: Umôrdhoth's side of agenda 3); resigning there loses.
 _DB_ACTS = ("01146", "01147", "01148", "01145b")
+#: Lita Chantler (01117), the story ally The Devourer Below's Resolution 3 needs (A994.6).
+_LITA = "01117"
 
 
 def success_chance(bag: dict[str, int], value: int, difficulty: int) -> float:
@@ -159,6 +186,9 @@ class HeuristicAgent:
         if "heal 1 damage" in labels.get("a", "") and ctx.me is not None:
             return ["a"] if ctx.me["health"] - ctx.me["damage"] <= \
                 ctx.me["sanity"] - ctx.me["horror"] else ["b"]
+        if "doom" in labels.get("a", "") and "horror" in labels.get("b", "") and \
+                ctx.me is not None:  # Offer of Power: doom brings the end closer
+            return ["b"] if ctx.me["sanity"] - ctx.me["horror"] > 2 else ["a"]
         if "burn" in labels.get("a", ""):
             return ["b"]  # keep the house: more experience, no trauma
         if "horror" in labels.get("b", "") and ctx.me is not None:
@@ -167,7 +197,8 @@ class HeuristicAgent:
         return ["a"]
 
     def _slot_discard(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
-        return [min(choice.options, key=lambda o: ctx.cost(o.card)).key]
+        return [min(choice.options, key=lambda o: (ctx.codes.get(o.card or -1) == _LITA,
+                                                   ctx.cost(o.card))).key]
 
     _discard_asset = _slot_discard
 
@@ -299,8 +330,9 @@ class HeuristicAgent:
         doom_left = ag["threshold"] - ag["doom_in_play"]
         hurt = max((e["enemy"].enemy_damage, e["enemy"].enemy_horror)
                    for e in ctx.threats()) if ctx.threats() else (1, 1)
-        near_death = (me["health"] - me["damage"] <= hurt[0]) or \
-            (me["sanity"] - me["horror"] <= hurt[1])
+        margin = 1 if act_code == "01123" else 0  # an encounter card can finish us too
+        near_death = (me["health"] - me["damage"] <= hurt[0] + margin) or \
+            (me["sanity"] - me["horror"] <= hurt[1] + margin)
         boss_stage = act is not None and act.objective.startswith("defeat:")
         weak = act is not None and boss_stage and not self._can_beat_boss(ctx, act)
         db = self._devourer_below(ctx, choice, opts)  # scenario 01142 (A99)
@@ -327,6 +359,12 @@ class HeuristicAgent:
         heal = self._heal(ctx, choice, engaged)
         if heal:
             return [heal]
+        zap = self._fast_damage(ctx, opts)
+        if zap:
+            return [zap]
+        lita = self._fetch_lita(ctx, choice, opts, engaged) if boss_stage else None
+        if lita:
+            return [lita]
         # 1. engaged enemies
         if engaged:
             key = self._handle_enemies(ctx, opts, engaged)
@@ -360,7 +398,7 @@ class HeuristicAgent:
             if inv_key:
                 return [inv_key]
         # 5. play assets / useful events
-        key = self._play(ctx, choice, engaged)
+        key = self._play(ctx, choice, engaged, race=act_code == "01123")
         if key:
             return [key]
         # 5. act 2-like objectives: gather at the location once the clues are in hand
@@ -402,7 +440,8 @@ class HeuristicAgent:
     def _devourer_below(self, ctx: _Ctx, choice: tcgcore.Choice,
                         opts: dict[str, tcgcore.Option]) -> str | None:
         """The Devourer Below (A99): clues for act 1, then the Ritual Site, then act 3's
-        action; against Umôrdhoth attack it, or give it Lita when the fight is lost."""
+        action (A993.4–A993.6); once Umôrdhoth is in play Lita's holder goes to give her
+        up (A994.6), the others keep away from it, and without Lita it is attacked."""
         panel, me = ctx.panel, ctx.me
         act_code = panel["act"]["code"]
         if act_code not in _DB_ACTS or me is None:
@@ -416,8 +455,20 @@ class HeuristicAgent:
             lita = [k for k, o in opts.items() if k.startswith("activate:") and o.card == umor[0]]
             hurt = me["health"] - me["damage"] <= 3 or me["sanity"] - me["horror"] <= 3
             if lita and (hurt or info["health"] - info["damage"] > 3):
-                return lita[0]  # R3 rather than a lost fight
-            if here is not None and umor[0] in here["enemies"]:
+                return lita[0]  # R3 rather than a lost fight (A994.6)
+            holders = [i["seat"] for i in panel.get("investigators") or []
+                       if not i.get("status") and any(a["code"] == _LITA
+                                                      for a in i.get("assets", []))]
+            if ctx.seat in holders:
+                step = self._step_toward(ctx, opts, lambda loc: umor[0] in loc["enemies"])
+                if step:
+                    return step  # bring Lita to it
+            elif holders:
+                if here is not None and umor[0] in here["enemies"] and not engaged:
+                    step = self._step_toward(ctx, opts, lambda loc: umor[0] not in loc["enemies"])
+                    if step:
+                        return step  # keep away and leave it to Lita's holder
+            elif here is not None and umor[0] in here["enemies"]:
                 key = self._attack(ctx, opts, umor[0])
                 if key:
                     return key
@@ -428,6 +479,8 @@ class HeuristicAgent:
                         ctx.bag, ctx.skill("agility"),
                         (d.enemy_evade or 0) + ctx.enemy_bonus) >= 0.45:
                     return f"evade:{eid}"
+            if not self._worth_fighting(ctx, opts, engaged) and self._can_take_hits(ctx, engaged):
+                engaged = []  # the ritual matters more: take the attacks of opportunity
         if engaged:
             return self._handle_enemies(ctx, opts, engaged)
         for key, d in acts.items():
@@ -435,31 +488,159 @@ class HeuristicAgent:
                     me["damage"] >= 2 or me["horror"] >= 2 or
                     me["health"] - me["damage"] <= 3 or me["sanity"] - me["horror"] <= 3):
                 return key  # Quiet Glade
-        if not umor and act_code != "01148":
-            key = self._play(ctx, choice, engaged)  # weapons and allies first
+        for eid in sorted((here or {}).get("enemies", []),
+                          key=lambda e: -int(panel["enemies"].get(str(e), {}).get("doom", 0))):
+            info = panel["enemies"].get(str(eid), {})
+            if int(info.get("doom", 0)) > 0 and info["health"] - info["damage"] <= 2:
+                key = self._attack(ctx, opts, int(eid))  # its doom leaves with it
+                if key:
+                    return key
+        if not umor and act_code != "01148" and me["actions"] >= 3:
+            key = self._play(ctx, choice, engaged, race=True)  # one weapon or ally a turn
             if key:
                 return key
         if act_code == "01148":
             for key, d in acts.items():
                 if d is not None and d.code == "01148" and me["clues"] > 0:
-                    return key
+                    return key  # the act's action can be taken anywhere
         if act_code == "01147" and (here is None or here["code"] != "01156"):
+            if me["clues"] == 0 and here is not None and here["clues"] > 0 and \
+                    "investigate" in opts:  # a clue now saves a trip for act 3
+                key = self._investigate(ctx, opts, here, 0.6)
+                if key:
+                    return key
             step = self._step_toward(ctx, opts, lambda loc: loc["code"] == "01156")
             if step:
                 return step
         need = act_code == "01146" and \
             panel["act"]["clues_needed"] > panel["act"]["group_clues"]
         if need or (act_code == "01148" and me["clues"] == 0):
+            here_p = self._loc_chance(ctx, here) if here is not None and here["clues"] else 0.0
+
+            def better(loc: dict[str, Any]) -> bool:  # no ping-pong between hard places
+                return not loc["revealed"] or (loc["clues"] > 0 and self._loc_chance(
+                    ctx, loc) > (here_p + 0.15 if here_p else 0.1))
+            step = self._step_toward(ctx, opts, lambda loc: better(loc) and not loc["enemies"])
+            step = step or self._step_toward(ctx, opts, better)
+            d_here = self._def(here["code"]) if here is not None else None
+            sticky = d_here is not None and "before_leave" in d_here.forced  # Twisting Paths
             if here is not None and here["clues"] > 0 and "investigate" in opts:
-                key = self._investigate(ctx, opts, here, 0.05)
+                key = self._investigate(ctx, opts, here, 0.45 if step and not sticky else 0.05)
                 if key:
                     return key
-            step = self._step_toward(ctx, opts, lambda loc: (loc["clues"] > 0 or not
-                                                             loc["revealed"]) and
-                                     not loc["enemies"])
-            return step or self._step_toward(ctx, opts, lambda loc: loc["clues"] > 0 or
-                                             not loc["revealed"])
+            return step
         return None
+
+    def _loc_chance(self, ctx: _Ctx, loc: dict[str, Any]) -> float:
+        """Best chance to investigate ``loc`` (its own skill-swapping investigate action
+        counted, e.g. Old House with willpower, A992.4)."""
+        best = ctx.investigate_chance(loc["shroud"])
+        d = self._def(loc["code"])
+        for ab in d.abilities if d is not None else ():
+            if ab.action == "investigate" and ab.skill:
+                best = max(best, success_chance(ctx.bag, ctx.skill(ab.skill) + ctx.inv_bonus(),
+                                                loc["shroud"] + ab.shroud_mod))
+        return best
+
+    def _lita_parley(self, code: str) -> int | None:
+        """The difficulty of a location's parley that gives control of Lita Chantler
+        (the Parlor, A216.1), or ``None``."""
+        d = self._def(code)
+        for ab in d.abilities if d is not None else ():
+            if ab.action == "parley" and any(e.op == "take_control" and e.code == _LITA
+                                             for e in ab.effects):
+                return ab.difficulty
+        return None
+
+    def _fetch_lita(self, ctx: _Ctx, choice: tcgcore.Choice, opts: dict[str, tcgcore.Option],
+                    engaged: list[int]) -> str | None:
+        """Before the boss fight, win Lita Chantler over (+1 combat and +1 damage against
+        Monsters at her location): parley at the Parlor (no attacks of opportunity,
+        A416.3), or walk there while nothing is engaged."""
+        invs = ctx.panel.get("investigators") or []
+        if any(a["code"] == _LITA for i in invs for a in i.get("assets", [])):
+            return None
+        here = ctx.location((ctx.me or {}).get("location", -1))
+        diff = self._lita_parley(here["code"]) if here is not None else None
+        if diff is not None:
+            for o in choice.options:
+                if o.key.startswith("activate:") and o.label.endswith(": parley") and \
+                        success_chance(ctx.bag, ctx.skill("intellect"), diff) >= 0.2:
+                    return o.key
+            return None
+        if engaged:
+            return None
+        def parlor(loc: dict[str, Any]) -> bool:
+            diff = self._lita_parley(loc["code"]) if loc["revealed"] else None
+            return diff is not None and success_chance(ctx.bag, ctx.skill("intellect"),
+                                                       diff) >= 0.3
+        return self._step_toward(ctx, opts, parlor)
+
+    def _fast_damage(self, ctx: _Ctx, opts: dict[str, tcgcore.Option]) -> str | None:
+        """A fast ability that deals damage to an enemy here (Beat Cop): used when the
+        enemy it would hit (the one :meth:`_choose_enemy` picks) is finished by it and
+        is worth it (engaged with us, carrying doom or worth victory points); one that
+        does not discard its card is used on any such enemy."""
+        here = ctx.location((ctx.me or {}).get("location", -1))
+        if here is None or not here["enemies"]:
+            return None
+        for key, o in opts.items():
+            if not key.startswith("fast:"):
+                continue
+            src = ctx.card(o.card)
+            idx = int(key.split(":")[2])
+            if src is None or idx >= len(src.abilities):
+                continue
+            ab = src.abilities[idx]
+            amount = sum(e.amount or 1 for e in ab.effects if e.op == "damage_enemy")
+            if not amount:
+                continue
+            def score(eid: int) -> tuple[int, int]:
+                info, d = ctx.panel["enemies"].get(str(eid), {}), ctx.card(eid)
+                left = int(info.get("health", 0)) - int(info.get("damage", 0))
+                return (0 if info.get("engaged") == ctx.seat else 1,
+                        left - 3 * ((d.victory or 0) if d else 0))
+            target = min((int(e) for e in here["enemies"]), key=score)
+            info, d = ctx.panel["enemies"].get(str(target), {}), ctx.card(target)
+            if d is None or not info:
+                continue
+            left = info["health"] - info["damage"]
+            worth = info.get("engaged") == ctx.seat or int(info.get("doom", 0)) > 0 or \
+                bool(d.victory)
+            if worth and (left <= amount or not ab.discard):
+                return key
+        return None
+
+    def _worth_fighting(self, ctx: _Ctx, opts: dict[str, tcgcore.Option],
+                        engaged: list[int]) -> bool:
+        """Whether one of the engaged enemies can be evaded or beaten with a fair chance
+        (a hit for at least half its remaining health at 40 %)."""
+        for eid in engaged:
+            info, d = ctx.panel["enemies"][str(eid)], ctx.card(eid)
+            if d is None:
+                continue
+            if success_chance(ctx.bag, ctx.skill("agility"),
+                              (d.enemy_evade or 0) + ctx.enemy_bonus) >= 0.3:
+                return True
+            left = info["health"] - info["damage"]
+            if left <= 2 and success_chance(ctx.bag, ctx.best_fight(),
+                                            (d.enemy_fight or 0) + ctx.enemy_bonus) >= 0.4:
+                return True
+        return False
+
+    def _can_take_hits(self, ctx: _Ctx, engaged: list[int]) -> bool:
+        """Whether this investigator survives two rounds of attacks from ``engaged``."""
+        me = ctx.me
+        if me is None:
+            return False
+        dmg = hor = 0
+        for eid in engaged:
+            d = ctx.card(eid)
+            if d is not None:
+                dmg += d.enemy_damage
+                hor += d.enemy_horror
+        return bool(me["health"] - me["damage"] > 2 * dmg and
+                    me["sanity"] - me["horror"] > 2 * hor)
 
     def _midnight_masks(self, ctx: _Ctx, choice: tcgcore.Choice,
                         opts: dict[str, tcgcore.Option], engaged: list[int]) -> str | None:
@@ -511,7 +692,7 @@ class HeuristicAgent:
             key = self._attack(ctx, opts, eid)
             if key:
                 return key
-        hunt, doomed = set(), set()
+        hunt, doomed, heavy = set(), set(), set()
         for info in panel["enemies"].values():
             d = self._def(info["code"])
             if d is None or "Cultist" not in d.traits or info["engaged"] >= 0:
@@ -529,10 +710,17 @@ class HeuristicAgent:
                                           d.enemy_evade or 0) >= 0.3  # Ruth Turner
             elif code == "01121b":
                 ok = False  # the Masked Hunter comes to us
-            if ok and d.is_unique:
+            doom = int(info.get("doom", 0))
+            if ok and doom >= 2:
+                heavy.add(info["location"])  # each doom on it brings midnight closer
+            elif ok and d.is_unique:
                 hunt.add(info["location"])
-            elif ok and int(info.get("doom", 0)) > 0:
+            elif ok and doom > 0:
                 doomed.add(info["location"])
+        if heavy:
+            step = self._step_toward(ctx, opts, lambda loc: loc["id"] in heavy)
+            if step:
+                return step
         if hunt:
             step = self._step_toward(ctx, opts, lambda loc: loc["id"] in hunt)
             if step:
@@ -594,7 +782,8 @@ class HeuristicAgent:
             return "draw"
         return "end_turn"
 
-    def _attack(self, ctx: _Ctx, opts: dict[str, tcgcore.Option], eid: int) -> str | None:
+    def _attack(self, ctx: _Ctx, opts: dict[str, tcgcore.Option], eid: int,
+                least: float = 0.25) -> str | None:
         info = ctx.panel["enemies"].get(str(eid))
         d = ctx.card(eid)
         if info is None or d is None:
@@ -628,7 +817,7 @@ class HeuristicAgent:
             score = p * dmg
             if best is None or score > best[0]:
                 best = (score, key)
-        if best is None or best[0] < 0.25:
+        if best is None or best[0] < least:
             return None
         return best[1]
 
@@ -653,10 +842,20 @@ class HeuristicAgent:
                                          (d.enemy_evade or 0) + ctx.enemy_bonus)
                 if p_fight >= 0.45 or p_fight >= p_evade:
                     return key
-            if f"evade:{eid}" in opts:
-                return f"evade:{eid}"
             if key:
-                return key
+                return f"evade:{eid}" if f"evade:{eid}" in opts else key
+            if f"evade:{eid}" in opts and d is not None:
+                p_evade = success_chance(ctx.bag, ctx.skill("agility"),
+                                         (d.enemy_evade or 0) + ctx.enemy_bonus)
+                p_fight = success_chance(ctx.bag, ctx.best_fight(),
+                                         (d.enemy_fight or 0) + ctx.enemy_bonus)
+                if p_evade >= 0.1 and p_evade >= p_fight:
+                    return f"evade:{eid}"
+                fight = self._attack(ctx, opts, eid, least=0.1)
+                if fight:
+                    return fight  # a long shot beats a hopeless evasion
+                if p_evade >= 0.1:
+                    return f"evade:{eid}"
         return None
 
     def _investigate(self, ctx: _Ctx, opts: dict[str, tcgcore.Option],
@@ -680,7 +879,10 @@ class HeuristicAgent:
                         best = (key, p)
         return best[0] if best[1] >= least else None
 
-    def _play(self, ctx: _Ctx, choice: tcgcore.Choice, engaged: list[int]) -> str | None:
+    def _play(self, ctx: _Ctx, choice: tcgcore.Choice, engaged: list[int],
+              race: bool = False) -> str | None:
+        """A card worth playing now; with ``race`` (a scenario where every action
+        counts) only assets that fight, investigate, raise a skill or soak harm."""
         me = ctx.me
         assert me is not None
         here = ctx.location(me["location"])
@@ -692,6 +894,17 @@ class HeuristicAgent:
                 continue
             if d.type_code == "asset":
                 if d.is_weakness():
+                    continue
+                if d.slot.startswith("Ally") and any(a["code"] == _LITA
+                                                     for a in me.get("assets", [])):
+                    continue  # never push Lita out of the ally slot
+                if race and any(e.op == "doom_self" for effs in d.forced.values()
+                                for e in effs):
+                    continue  # its doom brings the agenda closer (Arcane Initiate)
+                if race and not (d.bonus or d.bonus_here or
+                                 (d.health or 0) + (d.sanity or 0) >= 3 or
+                                 any(ab.action in ("fight", "investigate")
+                                     for ab in d.abilities)):
                     continue
                 if me["actions"] >= 1:
                     return o.key

@@ -34,7 +34,7 @@ import msgspec
 
 from . import _logging
 from ._agents import Agent, make_agent
-from ._errors import ReplayDivergence, TcgcoreError
+from ._errors import OptionsError, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
@@ -95,12 +95,17 @@ def _agent_seed(match: Match[Any], seat: int) -> int:
 
 
 def _deck_value(entry: str) -> str:
-    """A deck named on the command line: a file's text (so saves carry the deck), else the name."""
-    path = Path(entry)
-    if entry == "-":
-        return sys.stdin.read()
-    if path.is_file():
-        return path.read_text(encoding="utf-8")
+    """A deck named on the command line: a file's text (so saves carry the deck), else the name.
+
+    Raises:
+        OptionsError: the file (or stdin, ``-``) is not a text deck list (binary, empty,
+            unreadable), naming the file as ``deck check`` does.
+    """
+    if entry == "-" or Path(entry).is_file():
+        text, problem = _deck_text(entry, sys.stdin)
+        if problem:
+            raise OptionsError(f"--deck {'<stdin>' if entry == '-' else entry}: {problem}")
+        return text
     return entry
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tcgcore_arkham_card.campaign import Campaign
 from tcgcore_arkham_card.campaign_runner import (
@@ -228,7 +230,7 @@ def test_A980_9_bad_campaign_files_are_refused_with_the_reason(tmp_path: Path) -
 
     good = json.loads(save_campaign(start_campaign(["roland", "agnes"], seed=1),
                                     ["01120", "01142"]))
-    cases = {
+    cases: dict[str, Callable[[dict[str, Any]], object]] = {
         "investigators is missing": lambda d: d["campaign"].pop("investigators"),
         "1 to 4 investigators": lambda d: d["campaign"].update(investigators=[]),
         "xp: must not be negative": lambda d: d["campaign"]["investigators"][0].update(xp=-5),

@@ -73,6 +73,9 @@ def test_A975_11_old_book_of_lore_searches_the_chosen_investigators_deck() -> No
     first_turn(m)
     activate(m, "01031")
     answer(m, "inv:1")
+    assert m.pending is not None and m.pending.player == 1  # they choose among the top 3
+    answer(m, next(o.key for o in m.pending.options  # (A909.1)
+                   if o.card is not None and st(m).cards[o.card].code == "01089"))
     assert codes_in(m, "hand.1") == ["01089"] and len(codes_in(m, "deck.1")) == 3
     assert codes_in(m, "hand.0") == []
     assert st(m).cards[enemy(m, "01031")].exhausted

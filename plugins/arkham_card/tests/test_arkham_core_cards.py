@@ -290,6 +290,7 @@ def test_A975_7_searches() -> None:
     assert "01035" in codes_in(m, "hand.0")
     m2 = scenario(desc(inv("01002", assets=["01031"], deck=["01089", "01090", "01091", "01092"])))
     activate(m2, "01031")
+    answer(m2, keys(m2)[0])  # three different cards: the player chooses (A909.1)
     assert len(codes_in(m2, "hand.0")) == 1 and len(codes_in(m2, "deck.0")) == 3
     m3 = scenario(desc(inv("01004", hand=["01063"], deck=["01089", "01060", "01090"])))
     play(m3, "01063")

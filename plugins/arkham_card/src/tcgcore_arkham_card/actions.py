@@ -12,7 +12,8 @@ from tcgcore import Option
 
 from . import card_choices as _card_choices
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
-from .cards import CardDef, Effect
+from . import midnight_masks as _midnight  # scenario rules (A981-A985)
+from .cards import Ability, CardDef, Effect
 from .rules import (
     _POOL,
     SLOT_LIMITS,
@@ -29,6 +30,7 @@ from .rules import (
     _unique_blocked,
     act_threshold,
     can_enter,
+    can_investigate,
     card_cost,
     cdef,
     current_act,
@@ -67,6 +69,7 @@ from .state import (
     EndTurn,
     EnemyAttack,
     EnemyPhase,
+    EngageCheck,
     FinishTreachery,
     InvestigationPhase,
     NextTurn,
@@ -143,16 +146,12 @@ def _action_cost(state: ArkhamState, seat: int, kind: str) -> int:
     return 1
 
 
-def _can_play(state: ArkhamState, seat: int, cid: int, *, fast_only: bool,
-              d: CardDef | None = None) -> bool:
-    if d is None:
-        d = dof(state, cid)
-    if d.type_code not in ("asset", "event") or d.play_when:
-        return False
-    if _threat_keyword(state, seat, "no_play"):
-        return False  # Dissonant Voices: you cannot play assets or events
-    if d.fast != fast_only:
-        return False
+def _playable_now(state: ArkhamState, seat: int, cid: int, d: CardDef) -> bool:
+    """Whether hand card ``cid`` (definition ``d``), an asset or event without a
+    ``play_when`` timing, may be played now; :func:`turn_options` has checked its type,
+    fast or not, and that no "cannot play" card (Dissonant Voices) is in the threat area.
+    Here: On the Lam, the cost (A202), unique titles (A108.1) and an event's potential to
+    change the game state (A904.2)."""
     if "after_action" in d.keywords and not state.inv[seat].limits.get("acted:turn"):
         return False  # On the Lam (A975.13): only after you have taken an action
     if state.inv[seat].resources < card_cost(state, cid):
@@ -171,21 +170,35 @@ def _event_useful(state: ArkhamState, seat: int, d: CardDef) -> bool:
     if d.play_action == "evade":
         return bool(_evade_targets(state, seat))
     if d.play_action == "investigate":
-        return True
+        return can_investigate(state, state.inv[seat].location)  # A985.3
     return any(_effect_useful(state, seat, e) for e in d.effects)
 
 
 def _effect_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
     loc = state.inv[seat].location
-    if e.op == "discover_clues":
-        return loc >= 0 and state.cards[loc].counters.get("clues", 0) > 0
+    if e.op == "discover_clues":  # A904.2; no clues while the Masked Hunter blocks (A984.2)
+        return loc >= 0 and state.cards[loc].counters.get("clues", 0) > 0 and \
+            not _midnight.clues_blocked(state, seat)
     if e.op == "damage_enemy":
         return bool(enemies_at(state, loc))
     if e.op == "test_bonus":
         return False
     if e.op == "auto_evade":
         return bool(engaged_enemies(state, seat))
+    if e.op in ("take_investigate", "perform_investigate"):
+        return can_investigate(state, loc)  # A985.3
     return True
+
+
+def _ability_word(ab: Ability) -> str:
+    """What an action ability's option label says: its designator (``fight``, ...), the
+    test it starts (``test combat (4)``, Locked Door) or ``ability``."""
+    if ab.action:
+        return ab.action
+    first = ab.effects[0] if ab.effects else None
+    if first is not None and first.op == "test" and first.skill:
+        return f"test {first.skill} ({first.difficulty})"
+    return "ability"
 
 
 def turn_options(state: ArkhamState, seat: int) -> list[Option]:
@@ -196,11 +209,10 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
     loc = inv.location
     has_action = inv.actions > 0
     if has_action:
-        opts.append(Option(key="draw", label="Draw a card"))
-        opts.append(Option(key="resource", label="Gain a resource"))
-        if loc >= 0 and not any("no_investigate" in dof(state, c).keywords  # A985.3
-                                for c in state.zones[f"at.{loc}"].cards):
+        opts += _BASIC_ACTIONS
+        if can_investigate(state, loc):  # A985.3
             opts.append(Option(key="investigate", label="Investigate", card=loc))
+        if loc >= 0:
             two = inv.actions >= 2 or not _threat_keyword(state, seat, "frozen")
             for nxt in state.adj.get(str(loc), ()):
                 if can_enter(state, nxt) and (two or _action_cost(state, seat, "move") == 1):
@@ -239,12 +251,12 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
             d = (extra.get(code) if extra else None) or _POOL[code]
             if d.type_code not in ("asset", "event") or d.play_when or \
                     resources < max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0):
-                continue  # cheap rejections first; _can_play decides the rest
+                continue  # cheap rejections first; _playable_now does the rest
             if d.fast:
-                if _can_play(state, seat, cid, fast_only=True, d=d):
+                if _playable_now(state, seat, cid, d):
                     fast_plays.append(Option(key=f"fastplay:{cid}",
                                              label=f"Play {d.name} (fast)", card=cid))
-            elif has_action and _can_play(state, seat, cid, fast_only=False, d=d):
+            elif has_action and _playable_now(state, seat, cid, d):
                 opts.append(Option(key=f"play:{cid}", label=f"Play {d.name}", card=cid))
     fast_abilities: list[Option] = []
     for cid, idx, ab in _activatables(state, seat, ""):
@@ -253,7 +265,7 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                 continue
             if has_action or _special_action_for(state, seat, cid) >= 0:
                 opts.append(Option(key=f"activate:{cid}:{idx}",
-                                   label=f"{name_of(state, cid)}: {ab.action or 'ability'}",
+                                   label=f"{name_of(state, cid)}: {_ability_word(ab)}",
                                    card=cid))
         elif ab.kind == "fast" and not any(e.op == "test_bonus" for e in ab.effects):
             fast_abilities.append(Option(key=f"fast:{cid}:{idx}",
@@ -268,8 +280,15 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
         if need > 0 and sum(i.clues for i in state.inv if not i.status) >= need:
             opts.append(Option(key="advance_act", label="Spend clues to advance the act",
                                card=act))
-    opts.append(Option(key="end_turn", label="End turn"))
+    opts.append(_END_TURN)
     return opts
+
+
+#: Options every turn offers while actions remain (A404.2) and the turn's end; options are
+#: frozen, so every turn shares these.
+_BASIC_ACTIONS = (Option(key="draw", label="Draw a card"),
+                  Option(key="resource", label="Gain a resource"))
+_END_TURN = Option(key="end_turn", label="End turn")
 
 
 @spec.handles(TurnAction)
@@ -514,6 +533,10 @@ def _do_move(eng: Eng, step: DoMove) -> None:
         return
     if state.inv[step.seat].limits.pop("move_cancelled", 0):
         eng.emit("move_cancelled", player=step.seat, card=step.location)
+        # the investigator stays: ready enemies there that are not engaged (e.g. after Cat
+        # Burglar or Elusive disengaged them) engage as usual (A992.3, A602.1)
+        eng.push(*(EngageCheck(enemy=x) for x in enemies_at(state, src)
+                   if not state.cards[x].zone.startswith("threat.")))
         return
     eng.emit("moved_location", player=step.seat, card=step.location, data={"from": src})
     enter_location(eng, step.seat, step.location)  # A409.1, A603.1 (engaged enemies follow)

@@ -21,6 +21,8 @@ from tcgcore import Event, Option, Trigger
 from .cards import Ability, Effect
 from .rules import (
     Eng,
+    _hand_plays,
+    _threat_keyword,
     _traits,
     can_enter,
     cdef,
@@ -45,12 +47,13 @@ from .state import (
     DoMove,
     EngageCheck,
     Harm,
+    ResolveEncounter,
     RevealToken,
 )
 
 __all__ = ["CHOICE_OPS", "SKILLS", "WENDY", "add_uses", "ask_lend", "ask_wendy", "blank_enemy", "blank_now",
            "card_reaction", "card_triggers", "choice_effect", "non_elite_here", "phase_stamp",
-           "reaction_triggers", "sure_gamble_options", "wendy_can_react", "with_chosen",
+           "reaction_triggers", "search_pick", "sure_gamble_options", "wendy_can_react", "with_chosen",
            "with_trigger_card"]
 
 SKILLS = ("willpower", "intellect", "combat", "agility")
@@ -309,6 +312,8 @@ def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
         blank_enemy(eng, seat, int(key.split(":")[1]))
     elif op.startswith("redirect:"):
         state.inv[seat].limits[f"redirect:{op[9:]}"] = int(key.split(":")[1])
+    elif op.startswith("search:"):
+        finish_search(eng, seat, int(key.split(":")[1]), op[7:], step.cards)
     elif op == "lend":
         if key == "use":
             eng.push(DoActivate(seat=seat, card=step.source, index=step.amount))
@@ -340,6 +345,59 @@ def blank_enemy(eng: Eng, seat: int, eid: int) -> None:
     (its ``blank`` counter holds the phase's stamp, see :func:`phase_stamp`)."""
     eng.state.cards[eid].counters["blank"] = phase_stamp(eng.state)
     eng.emit("blanked", player=seat, card=eid)
+
+
+def search_pick(eng: Eng, seat: int, found: list[int], dest: str) -> None:
+    """The searching investigator chooses which of the matching cards ``found`` (in
+    search order) it takes (A909.1): a question ``search`` with keys ``card:<id>``, asked
+    only when the matches differ (copies of one card count once: the first is offered).
+    With one kind of match it is taken at once; with none nothing is.
+
+    ``dest`` ``"hand"``: the card goes from the investigator's deck to its hand, then the
+    deck is shuffled (Research Librarian, Old Book of Lore, Miskatonic University, Ma's
+    Boarding House); while it chooses, the offered cards wait in its ``aside`` zone, seen
+    by it alone. ``"encounter"``: the encounter deck is shuffled, then the investigator
+    draws the enemy (Mysterious Chanting, a Skull token's search); offered cards of the
+    encounter deck are shown face up in ``resolving`` while it chooses."""
+    state = eng.state
+    seen: set[str] = set()
+    picks: list[int] = []
+    for cid in found:
+        if state.cards[cid].code not in seen:
+            seen.add(state.cards[cid].code)
+            picks.append(cid)
+    if len(picks) <= 1:
+        finish_search(eng, seat, picks[0] if picks else -1, dest, [])
+        return
+    for cid in picks:  # the searcher looks at them (hidden zones show no card)
+        if dest == "hand":
+            eng.move(cid, f"aside.{seat}", kind="searched")
+        elif state.cards[cid].zone == "encounter":
+            eng.move(cid, "resolving", kind="searched")
+    eng.ask(seat, "search", "Which card do you take?",
+            [Option(key=f"card:{c}", label=name_of(state, c), card=c) for c in picks],
+            resume=CardChoiceAnswer(seat=seat, op=f"search:{dest}", cards=picks))
+
+
+def finish_search(eng: Eng, seat: int, cid: int, dest: str, shown: list[int]) -> None:
+    """Put the ``shown`` cards back, take the searched card ``cid`` (``-1``: none) and
+    shuffle (see :func:`search_pick`)."""
+    state = eng.state
+    if dest == "hand":
+        for c in shown:
+            if c != cid:
+                eng.move(c, f"deck.{seat}", kind="returned")
+        if cid >= 0:
+            eng.move(cid, f"hand.{seat}", kind="drawn")
+        eng.shuffle(f"deck.{seat}")
+        return
+    for c in shown:
+        if state.cards[c].zone == "resolving":
+            eng.move(c, "encounter", kind="returned")
+    eng.shuffle("encounter")
+    if cid >= 0:
+        eng.move(cid, "resolving", kind="encounter_drawn", data={"seat": seat})
+        eng.push(ResolveEncounter(seat=seat, card=cid))
 
 
 def non_elite_here(eng: Eng, seat: int, *, exhausted: bool = False) -> list[int]:
@@ -426,7 +484,7 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
 def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option]:
     """Sure Gamble (A978.5) in hand and affordable after a token with a negative
     modifier is revealed for your test."""
-    from .rules import _threat_keyword, card_cost
+    from .rules import card_cost
     from .skill_tests import token_modifier
 
     state = eng.state
@@ -456,8 +514,6 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
     non-weakness enemy at your location is evaded (``play_when`` ``after_evade``, key
     ``play_when:<card>:<enemy>``); Mind Wipe after a phase begins, while a non-Elite enemy
     is at your location (``play_when`` ``phase_begins``)."""
-    from .rules import _hand_plays, _threat_keyword
-
     state = eng.state
     kind = event.kind
     if kind in ("spawned", "enemy_attacks"):
@@ -475,9 +531,10 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
                 out += _hand_plays(state, s, "after_evade", f":{eid}")
     elif kind == "phase":
         for s in player_order(state):
-            if playing(state, s) and not _threat_keyword(state, s, "no_play") and \
+            plays = _hand_plays(state, s, "phase_begins", "")  # usually none: look first
+            if plays and playing(state, s) and not _threat_keyword(state, s, "no_play") and \
                     non_elite_here(eng, s):
-                out += _hand_plays(state, s, "phase_begins", "")
+                out += plays
     return out
 
 

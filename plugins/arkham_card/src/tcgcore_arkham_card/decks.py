@@ -119,8 +119,18 @@ def starter_deck(name_or_code: str) -> DeckList:
             key = short
     if key not in STARTERS.values():
         raise KeyError(name_or_code)
-    path = resources.files("tcgcore_arkham_card") / "data" / "decks" / f"{key}.json"
-    return parse_deck(path.read_text(encoding="utf-8"), source=f"{key}.json")
+    deck = _STARTER_DECKS.get(key)
+    if deck is None:
+        path = resources.files("tcgcore_arkham_card") / "data" / "decks" / f"{key}.json"
+        deck = _STARTER_DECKS[key] = parse_deck(path.read_text(encoding="utf-8"),
+                                                source=f"{key}.json")
+    return DeckList(investigator=deck.investigator, slots=dict(deck.slots),
+                    side=dict(deck.side), name=deck.name)  # the caller's own copy
+
+
+#: The shipped starter decks by short name, read and parsed once per process (the files do
+#: not change); :func:`starter_deck` hands out copies.
+_STARTER_DECKS: dict[str, DeckList] = {}
 
 
 def load_deck(value: str, source: str = "deck") -> DeckList:
@@ -297,6 +307,12 @@ def deck_codes(deck: DeckList, rng: tcgcore.Rng | None = None) -> list[str]:
 
 def basic_weaknesses() -> list[str]:
     """The core basic weaknesses, one entry per copy in the core set (random draws)."""
-    return [code for code, d in sorted(card_pool().items())
-            if d.subtype_code == "basicweakness" and not code.startswith("t")
-            for _ in range(d.quantity)]
+    global _BASIC_WEAKNESSES
+    if _BASIC_WEAKNESSES is None:  # the card pool is fixed: list them once per process
+        _BASIC_WEAKNESSES = tuple(code for code, d in sorted(card_pool().items())
+                                  if d.subtype_code == "basicweakness"
+                                  and not code.startswith("t") for _ in range(d.quantity))
+    return list(_BASIC_WEAKNESSES)
+
+
+_BASIC_WEAKNESSES: tuple[str, ...] | None = None

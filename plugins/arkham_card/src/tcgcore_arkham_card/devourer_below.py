@@ -114,6 +114,23 @@ def got_away(state: ArkhamState) -> list[str]:
     return out
 
 
+#: The cultists of The Midnight Masks a "cultists who got away" entry can name (A991.5):
+#: its Cultist deck (01137-01141) and The Masked Hunter.
+KNOWN_CULTISTS = ("01137", "01138", "01139", "01140", "01141", "01121b")
+
+
+def known_got_away(state: ArkhamState) -> list[str]:
+    """The card codes of the known cultists who got away (A991.5), each once, in the order
+    the log first names them; entries naming anything else (unknown names, other cards)
+    are left out. A name counts when it is a code or matches the card's name (any case)."""
+    out: list[str] = []
+    for name in got_away(state):
+        code = _resolve_cultist(name)
+        if code in KNOWN_CULTISTS and code not in out:
+            out.append(code)
+    return out
+
+
 def starting_doom(count: int) -> int:
     """Doom on agenda 1 for ``count`` cultists who got away: 0, 1–2, 3–4, 5+ give 0, 1, 2,
     3 (A991.5)."""
@@ -183,7 +200,7 @@ def setup(eng: Eng) -> None:
     if GHOUL_PRIEST_ALIVE in state.campaign_log:
         eng.add_card(GHOUL_PRIEST, SCENARIO_OWNER, "encounter")  # A991.7
     eng.shuffle("encounter")
-    doom = starting_doom(len(got_away(state)))
+    doom = starting_doom(len(known_got_away(state)))
     ag = current_agenda(state)
     if doom and ag >= 0:
         state.cards[ag].counters["doom"] = doom  # A991.5
@@ -210,7 +227,7 @@ def handles(op: str) -> bool:
 def _enemies_in_play(state: ArkhamState) -> list[int]:
     out: list[int] = []
     for zid, zone in state.zones.items():
-        if zid.startswith(("at.", "threat.")):
+        if zone.cards and zid.startswith(("at.", "threat.")):
             out += [c for c in zone.cards if is_enemy(state, c)]
     return sorted(out)
 
@@ -279,11 +296,14 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
     elif op == "spawn_got_away":  # Unveiling the Plan (A993.4)
         loc = location_by_code(state, e.code)
         if loc >= 0:
+            known = known_got_away(state)
             for name in got_away(state):
                 code = _resolve_cultist(name)
-                if not code:
-                    eng.emit("spawn_failed", data={"name": name})
+                if code not in known:  # unknown, not a cultist, or named again (A991.5)
+                    if code not in KNOWN_CULTISTS:
+                        eng.emit("spawn_failed", data={"name": name})
                     continue
+                known.remove(code)
                 from .scenario_setup import SCENARIO_OWNER
 
                 cid = eng.add_card(code, SCENARIO_OWNER, "setaside").id
@@ -440,9 +460,14 @@ def turn_end(eng: Eng) -> None:
     """At the end of each investigator's turn, enemies with ``ready_turn_end`` ready
     (Umôrdhoth, A994.6)."""
     state = eng.state
-    for eid in _enemies_in_play(state):
-        card = state.cards[eid]
-        if card.exhausted and "ready_turn_end" in dof(state, eid).keywords:
+    cards = state.cards
+    exhausted = sorted(c for zid, zone in state.zones.items()  # usually none: look first
+                       if zone.cards and zid.startswith(("at.", "threat."))
+                       for c in zone.cards if cards[c].exhausted)
+    for eid in exhausted:
+        card = cards[eid]
+        if card.exhausted and is_enemy(state, eid) and \
+                "ready_turn_end" in dof(state, eid).keywords:
             card.exhausted = False
             eng.emit("enemy_readied", card=eid, code=card.code)
 

@@ -12,7 +12,7 @@ from tcgcore import Option
 
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
-from .card_choices import choice_effect, non_elite_here
+from .card_choices import choice_effect, non_elite_here, search_pick
 from .cards import Effect
 from .rules import (
     _PLAY_ZONE_PREFIXES,
@@ -26,6 +26,7 @@ from .rules import (
     add_doom,
     agenda_threshold,
     can_enter,
+    can_investigate,
     current_act,
     current_agenda,
     discard_card,
@@ -158,7 +159,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         state.extra_trauma.append(f"{seat}:xp{e.amount:+d}")  # read by campaigns
     elif op in ("take_investigate", "perform_investigate"):
         loc = state.inv[seat].location
-        if loc >= 0:
+        if can_investigate(state, loc):  # A985.3
             eng.push(StartTest(test=SkillTest(seat=seat, skill="intellect",
                                               difficulty=shroud(state, loc),
                                               kind="investigate", target=loc, source=source)))
@@ -332,21 +333,20 @@ _PLAYER_OPS = frozenset({"gain_actions", "counter_self", "flag", "search_top",
                          "flip_negative"})
 
 
-def _take_from_deck(eng: Eng, seat: int, cards: list[int], trait: str, kind: str) -> bool:
-    """Draw the first card of ``cards`` (deck order) with ``trait`` (any card without
-    one; weaknesses never) and shuffle the deck; whether one was found."""
+def _take_from_deck(eng: Eng, seat: int, cards: list[int], trait: str, kind: str) -> None:
+    """The investigator draws a card of ``cards`` with ``trait`` (any card without one;
+    weaknesses never; of type ``kind`` when given), choosing among several, then
+    shuffles the deck (:func:`.card_choices.search_pick`)."""
     state = eng.state
+    found = []
     for cid in cards:
         d = dof(state, cid)
         if d.is_weakness() or (trait and trait not in _traits(d)):
             continue
         if kind and d.type_code != kind:
             continue
-        eng.move(cid, f"hand.{seat}", kind="drawn")
-        eng.shuffle(f"deck.{seat}")
-        return True
-    eng.shuffle(f"deck.{seat}")
-    return False
+        found.append(cid)
+    search_pick(eng, seat, found, "hand")
 
 
 def _player_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
@@ -480,19 +480,9 @@ def _search_encounter(eng: Eng, seat: int, trait: str) -> None:
     """Search the encounter deck and discard pile for an enemy with ``trait``, draw it,
     then shuffle the deck (A909.1)."""
     state = eng.state
-    found = -1
-    for zid in ("encounter", "encounter_discard"):
-        for cid in state.zones[zid].cards:
-            d = dof(state, cid)
-            if d.type_code == "enemy" and trait in _traits(d):
-                found = cid
-                break
-        if found >= 0:
-            break
-    eng.shuffle("encounter")
-    if found >= 0:
-        eng.move(found, "resolving", kind="encounter_drawn", data={"seat": seat})
-        eng.push(ResolveEncounter(seat=seat, card=found))
+    found = [cid for zid in ("encounter", "encounter_discard") for cid in state.zones[zid].cards
+             if dof(state, cid).type_code == "enemy" and trait in _traits(dof(state, cid))]
+    search_pick(eng, seat, found, "encounter")  # the investigator chooses among them
 
 
 def _harm_of(seat: int, kind: str, amount: int, source: int) -> Harm:

@@ -207,8 +207,8 @@ def condition_met(state: ArkhamState, seat: int, cid: int, cond: str) -> bool:
 def _enemies_in_play(state: ArkhamState) -> list[int]:
     out: list[int] = []
     for zid, zone in state.zones.items():
-        if zid.startswith(("at.", "threat.")):
-            out.extend(c for c in zone.cards if c >= 0 and is_enemy(state, c))
+        if zone.cards and zid.startswith(("at.", "threat.")):
+            out += [c for c in zone.cards if c >= 0 and is_enemy(state, c)]
     return sorted(out)
 
 
@@ -303,7 +303,8 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
             eng.emit("enemy_engaged", player=cands[0], card=cid)
             return
         eng.ask(state.lead, "engage_target", f"Which investigator does {dof(state, cid).name} "
-                "engage?", [Option(key=f"inv:{s}", label=f"Investigator {s}") for s in cands],
+                "engage?", [Option(key=f"inv:{s}", label=dof(state, state.inv[s].card).name)
+                            for s in cands],
                 resume=EngageAnswer(enemy=cid))
     elif op == "spend_clue_or_damage" and inv is not None:  # A984.7 Hunting Shadow
         if inv.clues > 0 and not clues_blocked(state, seat):
@@ -371,12 +372,12 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "search_top_any" and inv is not None:  # Miskatonic University
         deck = state.zones[f"deck.{seat}"].cards
         top = list(deck[:e.amount])
-        found = next((c for c in top if set(e.codes) & set(_traits(dof(state, c)))
-                      and not dof(state, c).is_weakness()), -1)
+        found = [c for c in top if set(e.codes) & set(_traits(dof(state, c)))
+                 and not dof(state, c).is_weakness()]
         eng.emit("looked", player=seat, amount=len(top))
-        if found >= 0:
-            eng.move(found, f"hand.{seat}", kind="drawn")
-        eng.shuffle(f"deck.{seat}")
+        from .card_choices import search_pick
+
+        search_pick(eng, seat, found, "hand")  # the investigator chooses
     elif op == "enemies_forced":  # A982.3 (Wizard of the Order)
         steps: list[tcgcore.Step] = []
         for eid in _enemies_in_play(state):

@@ -12,7 +12,7 @@ import tcgcore
 
 from .agent import HeuristicAgent
 from .campaign_runner import run_campaign_cli
-from .cards import card_pool
+from .cards import card_pool, load_scenario
 from .decks import check_deck
 from .rules import (
     GAME,
@@ -35,7 +35,7 @@ from .rules import (
     spec,
     victory_total,
 )
-from .scenario_setup import OPTIONS
+from .scenario_setup import OPTIONS, _token_ok, scenario_names
 from .state import ArkhamState
 
 __all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extra"]
@@ -292,8 +292,17 @@ def _describe_end(state: ArkhamState) -> str:
 
 
 def validate(state: ArkhamState) -> str | None:
-    """Game facts a loaded save must respect: known card codes, one investigator entry
-    per seat, a valid lead."""
+    """Game facts a loaded save must respect (``spec.validate_state``: the core turns the
+    returned problem into a :class:`tcgcore.StateDecodeError`): known card codes, one
+    investigator entry per seat, a valid lead, each investigator's ``card`` and
+    ``location`` (a location of the match, or -1), a chaos ``bag`` of known tokens that is not
+    empty once set up (A302), and a ``scenario`` that names a built-in scenario whose
+    acts and agendas are the ones in the save (or a scenario description).
+
+    Returns:
+        ``None``, or one problem naming the field, e.g. ``inv[0].location: 9999 is not a
+        location``.
+    """
     pool = card_pool()
     for card in state.cards:
         if card.code not in pool and card.code not in state.extra_defs:
@@ -302,6 +311,42 @@ def validate(state: ArkhamState) -> str | None:
         return f"{len(state.inv)} investigators for {state.num_players} seats"
     if not 0 <= state.lead < state.num_players:
         return f"lead {state.lead} is not a seat"
+    for s, inv in enumerate(state.inv):
+        if not 0 <= inv.card < len(state.cards) or state.cards[inv.card].code != inv.code:
+            return f"inv[{s}].card: {inv.card} is not the investigator card {inv.code!r}"
+        if inv.location != -1 and f"at.{inv.location}" not in state.zones:
+            return f"inv[{s}].location: {inv.location} is not a location"
+    return _validate_bag(state) or _validate_scenario(state)
+
+
+def _validate_bag(state: ArkhamState) -> str | None:
+    """The chaos bag of a save (A302): known tokens, not empty once the match is set up."""
+    for i, token in enumerate(state.bag):
+        if not _token_ok(token):
+            return f"bag[{i}]: unknown chaos token {token!r}"
+    if not state.bag and state.scenario:
+        return "bag: the chaos bag is empty"
+    return None
+
+
+def _validate_scenario(state: ArkhamState) -> str | None:
+    """The ``scenario`` field of a save: ``""`` (not set up yet), ``"description"`` or a
+    built-in scenario whose act and agenda cards are the ones the save holds."""
+    if state.scenario in ("", "description"):
+        return None
+    names = scenario_names()
+    if state.scenario not in names:
+        return (f"scenario: {state.scenario!r} is not a scenario ({', '.join(names)} or a "
+                "description)")
+    sdef = load_scenario(state.scenario)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    allowed = {c.rstrip(letters) for c in (*sdef.acts, *sdef.agendas, *sdef.set_aside)}
+    for card in state.cards:
+        d = state.extra_defs.get(card.code) or card_pool().get(card.code)
+        if d is not None and d.type_code in ("act", "agenda") and \
+                card.code.rstrip(letters) not in allowed:  # "01145b": the back of 01145
+            return (f"scenario: {state.scenario!r} does not match the cards ({d.type_code} "
+                    f"{card.code} belongs to another scenario)")
     return None
 
 

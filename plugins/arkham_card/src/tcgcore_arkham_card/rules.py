@@ -107,18 +107,44 @@ def dof(state: ArkhamState, cid: int) -> CardDef:
     return d
 
 
+#: Codes of the pool's enemies that blank their bearer's investigator card (A976.5).
+_BLANK_BEARERS = frozenset(code for code, d in _POOL.items()
+                           if d.type_code == "enemy" and "blank_bearer" in d.keywords)
+
+
+def _holds_blank_bearer(state: ArkhamState, seat: int, cids: list[int]) -> bool:
+    """Whether ``cids`` hold an enemy owned by ``seat`` that blanks its bearer (A976.5)."""
+    cards = state.cards
+    extra = state.extra_defs
+    for cid in cids:
+        card = cards[cid]
+        if card.owner != seat:
+            continue
+        d = extra.get(card.code) if extra else None
+        if d is None:
+            if card.code in _BLANK_BEARERS:
+                return True
+        elif d.type_code == "enemy" and "blank_bearer" in d.keywords:
+            return True
+    return False
+
+
 def investigator_blank(state: ArkhamState, seat: int) -> bool:
     """Whether the investigator card of ``seat`` has a blank text box: its own Stubborn
-    Detective is at its location (A976.5)."""
+    Detective is at its location (A976.5). Looks at the cards :func:`enemies_at` would
+    (engaged ones included), by code, without building the enemy list."""
     loc = state.inv[seat].location
     if loc < 0:
         return False
-    for eid in enemies_at(state, loc):  # engaged ones included
-        card = state.cards[eid]
-        d = (state.extra_defs.get(card.code) if state.extra_defs else None) or \
-            _POOL[card.code]
-        if card.owner == seat and "blank_bearer" in d.keywords:
-            return True
+    zones = state.zones
+    here = zones[f"at.{loc}"].cards
+    if here and _holds_blank_bearer(state, seat, here):
+        return True
+    for s, inv in enumerate(state.inv):
+        if inv.location == loc and not inv.status:
+            threat = zones[f"threat.{s}"].cards
+            if threat and _holds_blank_bearer(state, seat, threat):
+                return True
     return False
 
 
@@ -141,8 +167,10 @@ def playing(state: ArkhamState, seat: int) -> bool:
 
 def player_order(state: ArkhamState) -> list[int]:
     """Seats still playing, from the lead in seating order (A104.1, A705.9)."""
-    n = state.num_players
-    return [s for s in ((state.lead + k) % n for k in range(n)) if not state.inv[s].status]
+    invs = state.inv
+    lead = state.lead
+    return [s for s in (*range(lead, state.num_players), *range(lead))
+            if not invs[s].status]
 
 
 def location_of(state: ArkhamState, cid: int) -> int:
@@ -158,19 +186,19 @@ def location_of(state: ArkhamState, cid: int) -> int:
 def seats_at(state: ArkhamState, loc: int) -> list[int]:
     """Investigators still playing at location ``loc``, in player order."""
     invs = state.inv
-    n = len(invs)
     lead = state.lead
-    out = []
-    for k in range(n):
-        s = (lead + k) % n
-        inv = invs[s]
-        if inv.location == loc and not inv.status:
-            out.append(s)
+    out = [s for s in range(lead, len(invs)) if invs[s].location == loc and not invs[s].status]
+    if lead:
+        out += [s for s in range(lead) if invs[s].location == loc and not invs[s].status]
     return out
 
 
 def is_enemy(state: ArkhamState, cid: int) -> bool:
-    return dof(state, cid).type_code == "enemy"
+    """Whether card instance ``cid`` is an enemy: its printed type, which a blank text box
+    (A976.5, A978.6) leaves as it is, so no :func:`dof` blank checks are needed."""
+    code = state.cards[cid].code
+    extra = state.extra_defs
+    return ((extra.get(code) if extra else None) or _POOL[code]).type_code == "enemy"
 
 
 def has_kw(d: CardDef, kw: str) -> bool:
@@ -299,6 +327,14 @@ def act_threshold(state: ArkhamState) -> int:
 
 def is_revealed(state: ArkhamState, loc: int) -> bool:
     return state.cards[loc].counters.get("revealed", 0) == 1
+
+
+def can_investigate(state: ArkhamState, loc: int) -> bool:
+    """A985.3: whether ``loc`` (a location id, ``-1`` for none) may be investigated; a
+    location with a ``no_investigate`` attachment (Locked Door) refuses every
+    investigation: the basic action, card abilities and events alike."""
+    return loc >= 0 and not any("no_investigate" in dof(state, c).keywords
+                                for c in state.zones[f"at.{loc}"].cards)
 
 
 def shroud(state: ArkhamState, loc: int) -> int:
@@ -927,7 +963,7 @@ def _engage_check(eng: Eng, step: EngageCheck) -> None:
         _engage(eng, eid, cands[0])
         return
     eng.ask(state.lead, "engage_target", f"Which investigator does {d.name} engage?",
-            [Option(key=f"inv:{s}", label=f"Investigator {s}") for s in cands],
+            [Option(key=f"inv:{s}", label=dof(state, state.inv[s].card).name) for s in cands],
             resume=EngageAnswer(enemy=eid))
 
 
@@ -1016,15 +1052,16 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
     """Abilities of ``kind`` (``""``: action and fast) the investigator may trigger now
     (A407.1): its own cards, its location and cards at it, the current act and agenda."""
     inv = state.inv[seat]
-    sources: list[int] = [c for c in state.zones[f"play.{seat}"].cards]
+    zones = state.zones
+    sources: list[int] = list(zones[f"play.{seat}"].cards)
     loc = inv.location
     if loc >= 0:
         sources.append(loc)
-        sources.extend(state.zones[f"at.{loc}"].cards)
+        sources += zones[f"at.{loc}"].cards
         for s in seats_at(state, loc):
-            sources.extend(c for c in state.zones[f"threat.{s}"].cards)
+            sources += zones[f"threat.{s}"].cards
     for z in ("acts", "agendas"):
-        top = state.zones[z].cards
+        top = zones[z].cards
         if top:
             sources.append(top[0])
     out: list[tuple[int, int, Ability]] = []
@@ -1033,26 +1070,33 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
     for cid in sources:
         code = cards[cid].code
         d = (extra.get(code) if extra else None) or _POOL[code]
-        if cid == inv.card and d.abilities and investigator_blank(state, seat):
-            continue  # Stubborn Detective (A976.5)
         if not d.abilities:
             continue
         if d.type_code == "location" and not is_revealed(state, cid):
             continue
+        blank_checked = cid != inv.card
         for idx, ab in enumerate(d.abilities):
-            if (ab.kind != kind if kind else ab.kind == "reaction") or \
-                    not _ability_payable(state, seat, cid, ab):
+            if ab.kind != kind if kind else ab.kind == "reaction":
+                continue
+            if not blank_checked:  # only when one of its abilities is of this kind
+                if investigator_blank(state, seat):
+                    break  # Stubborn Detective (A976.5)
+                blank_checked = True
+            if not _ability_payable(state, seat, cid, ab):
                 continue
             if ab.action == "fight" and not _fight_targets(state, seat):
                 continue
             if ab.action == "evade" and not _evade_targets(state, seat):
                 continue
+            if ab.action == "investigate" and not can_investigate(state, loc):
+                continue  # A985.3
             if ab.effects and ab.effects[0].op == "return_to_hand" and (
                     loc < 0 or cards[loc].counters.get("clues", 0) > 0):
                 continue  # Magnifying Glass (1): only where no clues are left (A978.9)
             if ab.action == "parley" and d.type_code == "enemy" and location_of(state, cid) != loc:
                 continue
-            if ab.effects and all(e.op == "take_control" for e in ab.effects) and not any(
+            if ab.effects and ab.effects[0].op == "take_control" and all(
+                    e.op == "take_control" for e in ab.effects) and not any(
                     state.cards[x].code == e.code for e in ab.effects
                     for x in state.zones["setaside"].cards):
                 continue  # A904.2: nothing left to take control of

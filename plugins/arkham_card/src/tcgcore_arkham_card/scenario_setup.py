@@ -3,6 +3,7 @@ builder; format in ``docs/arkham_card/scenario-format.md``)."""
 
 from __future__ import annotations
 
+from importlib import resources
 from typing import Any
 
 import msgspec
@@ -140,11 +141,23 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
         return
     if not isinstance(scen, str):
         raise tcgcore.OptionsError(f"{GAME}: option 'scenario' must be a name or a description")
+    names = scenario_names()
+    if scen not in names:
+        raise tcgcore.OptionsError(f"{GAME}: option 'scenario': unknown scenario {scen!r}; "
+                                   f"the scenarios are {', '.join(names)}")
     try:
         sdef = load_scenario(scen)
     except tcgcore.CardDataError as exc:
         raise tcgcore.OptionsError(f"{GAME}: option 'scenario': {exc}") from None
     _setup_builtin(eng, sdef, options)
+
+
+def scenario_names() -> list[str]:
+    """The built-in scenario names (``data/scenario_<name>.json``), sorted: the values the
+    ``scenario`` option accepts as a string, e.g. ``["01104", "01120", "01142", "test"]``."""
+    base = resources.files("tcgcore_arkham_card") / "data"
+    return sorted(f.name[len("scenario_"):-len(".json")] for f in base.iterdir()
+                  if f.name.startswith("scenario_") and f.name.endswith(".json"))
 
 
 def _deck_option(decks: Any, n: int) -> tuple[Any, list[DeckList]]:
@@ -179,6 +192,34 @@ def _imported_codes(eng: Eng, deck: DeckList, seat: int) -> list[str]:
     codes = deck_codes(deck, eng.rng)  # "01000": a random basic weakness (seeded)
     eng.emit("deck_imported", player=seat, data={"name": deck.name, "cards": len(codes)})
     return codes
+
+
+def _trauma_entry(entry: Any, seat: int, inv: CardDef) -> tuple[int, int]:
+    """Check one seat's ``trauma`` entry ``[physical, mental]`` (A309.1): two whole
+    numbers 0 or more (not booleans), the starting damage below the investigator's
+    health and the starting horror below its sanity (trauma reaching either means the
+    investigator was killed or driven insane and cannot play, A954.1).
+
+    Returns:
+        ``(damage, horror)`` to start with.
+
+    Raises:
+        tcgcore.OptionsError: naming option 'trauma' and the seat.
+    """
+    where = f"{GAME}: option 'trauma' seat {seat}"
+    if not isinstance(entry, list | tuple) or len(entry) != 2 or not all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in entry):
+        raise tcgcore.OptionsError(f"{where}: needs [physical, mental], two whole numbers 0 "
+                                   f"or more, got {entry!r}")
+    physical, mental = int(entry[0]), int(entry[1])
+    for amount, limit, stat, fate in ((physical, inv.health, "health", "killed"),
+                                      (mental, inv.sanity, "sanity", "driven insane")):
+        if limit is not None and amount >= limit:
+            raise tcgcore.OptionsError(
+                f"{where}: {amount} {'physical' if stat == 'health' else 'mental'} trauma "
+                f"reaches {inv.name}'s {stat} ({limit}): the investigator was {fate} and "
+                "cannot play (A309.1, A954.1)")
+    return physical, mental
 
 
 def _difficulty(value: Any) -> str:
@@ -238,8 +279,7 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
                 raise tcgcore.DeckError(f"{GAME}: option 'decks' seat {s}", problems)
         for c in deck_codes:
             eng.add_card(c, s, f"deck.{s}")
-        tr = trauma[s]
-        inv.damage, inv.horror = int(tr[0]), int(tr[1])  # A309.1
+        inv.damage, inv.horror = _trauma_entry(trauma[s], s, d)  # A309.1
         state.inv.append(inv)
     state.lead = lead  # A306.1
     state.bag = list(sdef.bags.get(state.difficulty, chaos_bag(state.difficulty)))

@@ -207,9 +207,12 @@ def has_kw(d: CardDef, kw: str) -> bool:
 
 def enemies_at(state: ArkhamState, loc: int) -> list[int]:
     """Every enemy at ``loc``: unengaged ones and those engaged with investigators there."""
-    out = [c for c in state.zones[f"at.{loc}"].cards if is_enemy(state, c)]
+    zones = state.zones
+    out = [c for c in zones[f"at.{loc}"].cards if is_enemy(state, c)]
     for s in seats_at(state, loc):
-        out.extend(c for c in state.zones[f"threat.{s}"].cards if is_enemy(state, c))
+        threat = zones[f"threat.{s}"].cards
+        if threat:
+            out += [c for c in threat if is_enemy(state, c)]
     return out
 
 
@@ -1194,11 +1197,12 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
     state.phase = "upkeep"
     eng.emit("phase", data={"phase": "upkeep"})
     readied: list[int] = []
+    cards = state.cards
     for zid, zone in state.zones.items():
-        if zid.startswith(_PLAY_ZONE_PREFIXES):
+        if zone.cards and zid.startswith(_PLAY_ZONE_PREFIXES):
             for cid in zone.cards:
-                if cid >= 0 and state.cards[cid].exhausted:
-                    state.cards[cid].exhausted = False  # A418.2
+                if cid >= 0 and cards[cid].exhausted:
+                    cards[cid].exhausted = False  # A418.2
                     readied.append(cid)
     seats = player_order(state)
     for s in seats:

@@ -84,7 +84,7 @@ def test_A980_3_human_upgrade_step_and_text_agent() -> None:
     agent = TextAgent(out, io.StringIO("x\n2\n1\n"))  # a bad answer, one purchase, done
     after = _human_upgrades(camp, 0, agent)
     assert after.investigators[0].xp < 3 and "Keep the deck" in out.getvalue()
-    assert "choose 1 to 1" in out.getvalue()
+    assert "not accepted: 'x'" in out.getvalue()
 
 
 def test_A980_2_no_scenarios_left_changes_nothing() -> None:
@@ -313,3 +313,58 @@ def test_A216_2_lita_goes_to_a_survivor_when_the_lead_is_killed() -> None:
     r2 = tcgcore.Result(winners=[], reason="resolution",
                         detail={"resolution": "R2", "victory": 0, "lead": 0})
     assert record_scenario(camp, r2, scenario="01104").investigators[0].story == []
+
+
+def test_A980_6_a_wrong_answer_is_explained_and_asked_again() -> None:
+    import tcgcore
+
+    m = tcgcore.new_match("arkham_card", seed=1)
+    choice = m.pending
+    assert choice is not None and choice.kind == "mulligan" and choice.min == 0
+    out = io.StringIO()
+    picked = TextAgent(out, io.StringIO("xyz\nhelp\nboard\n1\n")).decide(m, choice)
+    text = out.getvalue()
+    assert "not accepted: 'xyz'" in text and "Commands:" in text
+    assert picked == [choice.options[0].key]  # 'xyz' was not taken as "choose nothing"
+
+
+def test_A980_6_save_to_a_named_file_and_when_input_ends(tmp_path: Path) -> None:
+    from tcgcore_arkham_card.campaign_tools import load_campaign_file
+
+    named = tmp_path / "mine.json"
+    code, text = _cli("night_of_the_zealot", "--deck", "roland", "--human", "0",
+                      inp=f"save {tmp_path / 'no' / 'x.json'}\nsave {named}\n")
+    assert code == 0 and "cannot save to" in text and f"campaign saved to {named}" in text
+    assert load_campaign_file(named.read_bytes()).match
+    eof = tmp_path / "eof.json"
+    code, text = _cli("night_of_the_zealot", "--deck", "roland", "--human", "0",
+                      "--save", str(eof), inp="")
+    assert code == 0 and load_campaign_file(eof.read_bytes()).match  # nothing is lost
+
+
+def test_A980_4_paths_and_options_checked_before_playing(tmp_path: Path) -> None:
+    import pytest
+
+    for argv in (["--deck", "roland", "--save", str(tmp_path / "none" / "c.json")],
+                 ["--deck", "roland", "--save", str(tmp_path / "c.json"),
+                  "--stop-after", "0"],
+                 ["--resume", str(tmp_path / "c.json"), "--deck", "roland"]):
+        with pytest.raises(SystemExit):
+            _cli("night_of_the_zealot", *argv)
+    blocker = tmp_path / "afile"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        _cli("night_of_the_zealot", "--deck", "roland", "--export", str(blocker))
+
+
+def test_A954_2_A980_3_the_summary_names_replacements_purchases_and_cultists() -> None:
+    out = io.StringIO()
+    camp = start_campaign(["roland", "agnes"], seed=4)
+    camp.investigators[0].killed = True
+    camp.retired.append("01001")
+    camp.investigators[1].xp = 3
+    run_campaign(camp, ["01120"], seed=4, out=out, inp=io.StringIO())
+    text = out.getvalue()
+    assert "Roland Banks was killed; Daisy Walker (starter deck) takes seat 0" in text
+    assert "spends" in text and "experience: +" in text
+    assert "cultists who got away: 01" not in text  # named, not coded

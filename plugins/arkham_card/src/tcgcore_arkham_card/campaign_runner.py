@@ -48,13 +48,29 @@ MISSING: dict[str, tuple[str, ...]] = {"night_of_the_zealot": ()}
 
 
 class SaveRequested(Exception):
-    """A person typed ``save`` during a scenario (A980.6)."""
+    """A person typed ``save [FILE]`` during a scenario, or their input ended (A980.6).
+
+    Attributes:
+        path: the file named after ``save``, or ``None`` for the ``--save`` file.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        super().__init__(str(path or ""))
+        self.path = path
+
+
+_HELP = ("Answer with option numbers or keys separated by spaces (an empty line chooses "
+         "nothing where that is allowed). Commands: 'board' shows your board again, "
+         "'save [FILE]' saves the campaign with this scenario in progress and stops "
+         "(resume with --resume FILE), 'help' shows this.")
 
 
 class TextAgent:
-    """A person at the terminal: prints the choice and its numbered options and reads
-    the numbers (or keys) of the chosen options, separated by spaces; ``save`` during a
-    scenario saves the campaign with the scenario in progress and stops."""
+    """A person at the terminal: before each decision, the events since the seat's last
+    decision and its board; then the choice with numbered options. An answer is option
+    numbers or keys separated by spaces; anything else is explained and asked again.
+    ``save [FILE]`` during a scenario saves the campaign with the scenario in progress and
+    stops; so does the end of the input when the campaign has a save file."""
 
     def __init__(self, out: TextIO, inp: TextIO, *, log_tail: int = 15) -> None:
         self.out = out
@@ -62,6 +78,7 @@ class TextAgent:
         self.can_save = False
         self.log_tail = log_tail
         self._seen: dict[tuple[int, int], int] = {}  # (match id, seat) -> events shown
+        self._board: list[str] = []
 
     def decide(self, match: tcgcore.Match[Any], choice: tcgcore.Choice) -> list[str]:
         """Show the seat what happened since its last decision (events redacted for it)
@@ -77,12 +94,24 @@ class TextAgent:
         for ev in events:
             self.out.write(f"  * {tcgcore.describe_event(match.spec, match.state, ev)}\n")
         self._seen[key] = match.state.event_count
-        for line in tcgcore.render_board(match.spec, match.view(seat)):
+        self._board = tcgcore.render_board(match.spec, match.view(seat))
+        for line in self._board:
             self.out.write(line + "\n")
-        return self.ask(choice)
+        try:
+            return self.ask(choice, in_match=True)
+        finally:
+            self._board = []
 
-    def ask(self, choice: tcgcore.Choice) -> list[str]:
-        """Print ``choice`` and read a legal selection."""
+    def ask(self, choice: tcgcore.Choice, *, in_match: bool = False) -> list[str]:
+        """Print ``choice`` and read a legal selection (``in_match``: a match decision,
+        where ``save`` is allowed).
+
+        Raises:
+            SaveRequested: ``save`` during a match, or the input ended while the campaign
+                has a save file.
+            tcgcore.OptionsError: the input ended with nothing to save to, or 100 answers
+                in a row were not legal.
+        """
         for _ in range(100):
             self.out.write(f"\n[seat {choice.player}] {choice.prompt}\n")
             for i, o in enumerate(choice.options):
@@ -91,19 +120,52 @@ class TextAgent:
             self.out.flush()
             line = self.inp.readline()
             if not line:
+                if in_match and self.can_save:
+                    raise SaveRequested  # keep what was played
                 raise tcgcore.OptionsError("arkham_card: input ended during the campaign")
-            if line.strip() == "save" and self.can_save and \
-                    choice.kind not in ("upgrade", "story_asset"):
-                raise SaveRequested
+            words = line.split()
+            if words[:1] == ["help"]:
+                self.out.write(_HELP + "\n")
+                continue
+            if words[:1] == ["board"]:
+                self.out.write("\n".join(self._board or ["(no board outside a scenario)"])
+                               + "\n")
+                continue
+            if words[:1] == ["save"]:
+                if not in_match:
+                    self.out.write("saving is possible during a scenario's decisions; the "
+                                   "campaign file is written after this step anyway\n")
+                elif len(words) > 1:
+                    path = Path(" ".join(words[1:]))
+                    problem = _unwritable(path)
+                    if not problem:
+                        raise SaveRequested(path)
+                    self.out.write(f"cannot save to {path}: {problem}\n")
+                elif self.can_save:
+                    raise SaveRequested
+                else:
+                    self.out.write("no campaign file: type 'save FILE'\n")
+                continue
             picked: list[str] = []
-            for word in line.split():
+            bad = ""
+            for word in words:
                 if word.isdigit() and 1 <= int(word) <= len(choice.options):
                     picked.append(choice.options[int(word) - 1].key)
                 elif word in choice.keys:
                     picked.append(word)
+                else:
+                    bad = word
+                    break
+            if bad:
+                self.out.write(f"not accepted: {bad!r} is neither an option number "
+                               f"(1-{len(choice.options)}) nor an option key; type 'help'\n")
+                continue
+            if len(set(picked)) != len(picked):
+                self.out.write("not accepted: an option is named twice\n")
+                continue
             if choice.min <= len(picked) <= choice.max:
                 return picked
-            self.out.write(f"choose {choice.min} to {choice.max} option(s)\n")
+            self.out.write(f"not accepted: choose {choice.min} to {choice.max} option(s)\n")
         raise tcgcore.OptionsError("arkham_card: no legal answer given")
 
 
@@ -155,7 +217,7 @@ def _summary(camp: Campaign, code: str, result: tcgcore.Result, out: TextIO) -> 
                   f"{inv.physical} physical / {inv.mental} mental, {state}"
                   + (f", story: {', '.join(pool[s].name for s in inv.story)}"
                      if inv.story else "") + "\n")
-    live = [e for e in camp.log if e not in camp.crossed]
+    live = [_log_line(e) for e in camp.log if e not in camp.crossed]
     out.write("campaign log: " + ("; ".join(live) if live else "(empty)") + "\n")
 
 
@@ -251,7 +313,9 @@ def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
             match_json = ""
             _check_resumed(match, camp, code)
         else:
+            before = camp
             camp = _replace_retired(camp, seed + 97 * len(camp.played))
+            _say_replacements(before, camp, out)
             if camp.lost:
                 break
             match = tcgcore.new_match("arkham_card", seed=seed + len(camp.played),
@@ -262,17 +326,19 @@ def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
             s: (text if s in humans else HeuristicAgent(seed * 31 + s + len(match.decisions)))
             for s in range(n)}
         limit = max_decisions if stop_after is None else min(max_decisions, stop_after)
+        target = save
         try:
             tcgcore.play_out(match, agents, max_decisions=limit)
-        except SaveRequested:
+        except SaveRequested as req:
             stop_after = 0
+            target = req.path or save
         result = match.result
-        if result is None and stop_after is not None and save is not None:
-            save.write_bytes(save_campaign(camp, todo, match.to_json().decode(), seed=seed,
-                                           humans=sorted(humans)))
-            out.write(f"stopped during {load_scenario(code).name}; campaign saved to {save} "
+        if result is None and stop_after is not None and target is not None:
+            target.write_bytes(save_campaign(camp, todo, match.to_json().decode(), seed=seed,
+                                             humans=sorted(humans)))
+            out.write(f"stopped during {load_scenario(code).name}; campaign saved to {target} "
                       f"(continue with: tcgcore campaign arkham_card night_of_the_zealot "
-                      f"--resume {save} --save {save})\n")
+                      f"--resume {target} --save {target})\n")
             return camp, played
         if result is None:
             raise tcgcore.EngineError(f"arkham_card: {code} did not finish in "
@@ -288,11 +354,58 @@ def run_campaign(camp: Campaign, remaining: list[str], *, seed: int = 1,
         played.append((code, str(result.detail.get("resolution", "R-none"))))
         _summary(camp, code, result, out)
         for s in range(n):  # the upgrade step (A980.3)
+            before = camp
             camp = _human_upgrades(camp, s, text) if s in humans else upgrade_policy(camp, s)
+            _say_purchases(before, camp, s, out)
         if save is not None:
             save.write_bytes(save_campaign(camp, todo, seed=seed, humans=sorted(humans)))
             out.write(f"campaign saved to {save}\n")
     return camp, played
+
+
+def _say_replacements(before: Campaign, after: Campaign, out: TextIO) -> None:
+    """Name each killed or insane investigator and who takes the seat (A954.2)."""
+    pool = card_pool()
+    for s, (old, new) in enumerate(zip(before.investigators, after.investigators,
+                                       strict=True)):
+        if old.code != new.code:
+            fate = "was killed" if old.killed else "went insane"
+            out.write(f"{pool[old.code].name} {fate}; {pool[new.code].name} (starter deck) "
+                      f"takes seat {s}\n")
+
+
+def _say_purchases(before: Campaign, after: Campaign, seat: int, out: TextIO) -> None:
+    """List what the upgrade step added to and removed from a seat's deck (A980.3)."""
+    pool = card_pool()
+    old, new = before.investigators[seat], after.investigators[seat]
+    added, removed = list(new.deck), list(old.deck)
+    for code in old.deck:
+        if code in added:
+            added.remove(code)
+            removed.remove(code)
+    if not added and not removed:
+        return
+    spent = old.xp - new.xp
+    out.write(f"  {pool[new.code].name} spends {spent} experience: "
+              + ", ".join([f"+{pool[c].name} ({c})" for c in added]
+                          + [f"-{pool[c].name} ({c})" for c in removed]) + "\n")
+
+
+def _log_line(entry: str) -> str:
+    """A campaign-log entry for people: list members named, not coded (A952.3)."""
+    prefix, sep, code = entry.rpartition(": ")
+    d = card_pool().get(code) if sep else None
+    return f"{prefix}: {d.name}" if d is not None else entry
+
+
+def _unwritable(path: Path) -> str:
+    """Why a file cannot be written at ``path`` (``""`` when it can, as far as one can tell
+    without writing it)."""
+    if path.is_dir():
+        return "it is a folder"
+    if not path.parent.is_dir():
+        return f"there is no folder {path.parent}"
+    return ""
 
 
 def _read_file(path: Path, what: str) -> bytes:
@@ -324,7 +437,8 @@ def run_campaign_cli(argv: list[str], out: TextIO, inp: TextIO) -> int:
     p.add_argument("--seed", type=int, default=None,
                    help="campaign seed (default 1; a resumed campaign keeps its own)")
     p.add_argument("--human", type=int, nargs="+", default=None, metavar="SEAT",
-                   help="seats played at the terminal (a resumed campaign keeps its own)")
+                   help="seats played at the terminal (with --resume: default the seats "
+                        "saved in the file)")
     p.add_argument("--save", metavar="FILE", help="campaign state file written after each scenario")
     p.add_argument("--resume", metavar="FILE", help="continue a saved campaign")
     p.add_argument("--export", metavar="DIR", help="write each deck as ArkhamDB JSON at the end")
@@ -333,6 +447,14 @@ def run_campaign_cli(argv: list[str], out: TextIO, inp: TextIO) -> int:
     args = p.parse_args(argv)
     if args.stop_after is not None and not args.save:
         p.error("--stop-after needs --save FILE (the stopped scenario is saved there)")
+    if args.stop_after is not None and args.stop_after < 1:
+        p.error("--stop-after needs a number of decisions, 1 or more")
+    if args.resume and args.deck:
+        p.error("--resume continues a campaign with its own decks; --deck is for a new one")
+    if args.save and _unwritable(Path(args.save)):  # before anything is played
+        p.error(f"--save {args.save}: {_unwritable(Path(args.save))}")
+    if args.export and Path(args.export).exists() and not Path(args.export).is_dir():
+        p.error(f"--export {args.export}: a file is in the way (give a folder)")
     match_json = ""
     seed = 1 if args.seed is None else args.seed
     humans = list(args.human or [])

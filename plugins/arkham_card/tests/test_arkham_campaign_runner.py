@@ -368,3 +368,24 @@ def test_A954_2_A980_3_the_summary_names_replacements_purchases_and_cultists() -
     assert "Roland Banks was killed; Daisy Walker (starter deck) takes seat 0" in text
     assert "spends" in text and "experience: +" in text
     assert "cultists who got away: 01" not in text  # named, not coded
+
+
+def test_A980_7_A980_8_a_seeded_heuristic_campaign_finishes_with_a_valid_outcome() -> None:
+    """The whole Night of the Zealot with the heuristic agent: three scenarios in order,
+    each ending with a resolution of its scenario file (or none), then won or lost."""
+    from tcgcore_arkham_card.campaign_runner import CAMPAIGNS
+    from tcgcore_arkham_card.cards import load_scenario
+
+    for seed in (3, 11):
+        camp = start_campaign(["roland", "wendy"], seed=seed)
+        after, played = run_campaign(camp, list(CAMPAIGNS["night_of_the_zealot"]),
+                                     seed=seed, out=io.StringIO(), inp=io.StringIO())
+        assert [code for code, _ in played] == ["01104", "01120", "01142"]
+        for code, res in played:
+            assert res == "R-none" or res in load_scenario(code).resolutions
+        last = played[-1][1]
+        assert after.lost == (last == "R-none")  # A980.8
+        assert after.played == [f"{c}:{r}" for c, r in played]
+        assert "elder_thing" in after.chaos_add
+        for inv in after.investigators:
+            assert inv.xp >= 0 and inv.physical >= 0 and inv.mental >= 0

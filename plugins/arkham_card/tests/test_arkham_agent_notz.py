@@ -4,8 +4,10 @@ Checks the scenario-specific decisions of :class:`HeuristicAgent`: how it reads 
 symbol tokens of The Midnight Masks (A983.4) and The Devourer Below (A995.2–A995.4)
 from public facts, that it resigns from The Midnight Masks only with the last action
 before midnight or when about to be defeated (A983.5), that it refuses Offer of Power's
-doom (A994.4), that it never pushes Lita Chantler out of the ally slot (A994.6), and that
-its play stays reproducible from the seeds.
+doom (A994.4), that it never pushes Lita Chantler out of the ally slot (A994.6) nor lets
+her soak harm its holder can take, that it burns the house to earn her (A216.2), that it
+plays Dark Memory rather than keep it in hand, and that its play stays reproducible from
+the seeds.
 """
 
 from __future__ import annotations
@@ -73,6 +75,42 @@ def test_A994_6_agent_never_discards_lita_for_another_ally() -> None:
         tcgcore.Option(key="asset:12", label="Guard Dog", card=12)])
     ctx = _Ctx(agent, panel, 0, {11: "01117", 12: "01021"}, [])
     assert agent._slot_discard(ctx, choice) == ["asset:12"]
+
+
+def test_A994_6_agent_keeps_lita_out_of_harm_unless_it_would_be_defeated() -> None:
+    agent = HeuristicAgent(0)
+    me = {"health": 9, "damage": 0, "sanity": 5, "horror": 0, "skills": {},
+          "assets": [{"id": 11, "code": "01117"}]}
+    panel = _panel("01146", "01143", {})
+    panel["investigators"] = [me]
+    choice = tcgcore.Choice(player=0, kind="assign_damage", prompt="Assign", options=[
+        tcgcore.Option(key="asset:11", label="Lita Chantler", card=11),
+        tcgcore.Option(key="inv", label="Roland Banks")])
+    ctx = _Ctx(agent, panel, 0, {11: "01117"}, [])
+    assert agent._assign(ctx, choice) == ["inv"]
+    me["damage"] = 8  # the next point would defeat her holder: she soaks it
+    assert agent._assign(_Ctx(agent, panel, 0, {11: "01117"}, []), choice) == ["asset:11"]
+
+
+def test_A216_2_agent_burns_the_house_to_earn_lita() -> None:
+    agent = HeuristicAgent(0)
+    panel = _panel("01110", "01107", {})
+    choice = tcgcore.Choice(player=0, kind="choose_effect", prompt="Choose one", options=[
+        tcgcore.Option(key="a", label="Burn the house to the ground (Resolution 1)"),
+        tcgcore.Option(key="b", label="Leave the house standing (Resolution 2)")])
+    assert agent._choose_effect(_Ctx(agent, panel, 0, {}, []), choice) == ["a"]
+
+
+def test_A977_2_agent_plays_dark_memory_unless_its_doom_advances_the_agenda() -> None:
+    agent = HeuristicAgent(0)
+    panel = _panel("01146", "01143", {})
+    choice = tcgcore.Choice(player=0, kind="action", prompt="Act", options=[
+        tcgcore.Option(key="play:21", label="Play Dark Memory", card=21),
+        tcgcore.Option(key="end_turn", label="End turn")])
+    ctx = _Ctx(agent, panel, 0, {21: "01013"}, [21])
+    assert agent._shed_weakness(ctx, choice) == "play:21"
+    panel["agenda"]["doom_in_play"] = 7  # its doom would advance the agenda now
+    assert agent._shed_weakness(_Ctx(agent, panel, 0, {21: "01013"}, [21]), choice) is None
 
 
 def _play(seed: int, decks: list[str], scenario: str,

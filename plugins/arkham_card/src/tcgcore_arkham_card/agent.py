@@ -14,7 +14,14 @@ evade otherwise, and neither when both are hopeless); defeat the Ghoul Priest in
 (winning Lita Chantler over at the Parlor first when the parley has a fair chance);
 play useful assets and events; investigate for clues; move toward clues (or to the act's
 objective location when the group has the clues); otherwise draw or gain resources.
-A fast ability that deals damage (Beat Cop) finishes an enemy worth it.
+A fast ability that deals damage (Beat Cop) finishes an enemy worth it. In a team, a free
+investigator who fights better takes on an enemy engaged with a teammate in trouble
+(attacking it when a miss would not hurt the teammate much, A413.3, engaging it
+otherwise) or walks up to two locations to help. Falling back to resign from the Ghoul
+Priest is only tried with an action left to resign on arrival. Allies soak horror for an
+investigator with 6 sanity or less; Lita Chantler never soaks harm unless the next point
+would defeat her holder. In The Gathering's last act the lead burns the house
+(Resolution 1): the group earns Lita Chantler (A216.2), whom The Devourer Below needs.
 
 Symbol tokens are valued with the current scenario's reference card where it depends on
 public facts (The Midnight Masks: doom on Cultists; The Devourer Below: Monsters in play,
@@ -29,15 +36,20 @@ more doom, then unique cultists it can parley or beat, then gather clues; only u
 assets are played; it resigns only with the last action before midnight or when the next
 attack would defeat it.
 
-The Devourer Below (A99): never resign (it loses); gather Act 1's clues quickly
-(investigating Twisting Paths rather than fighting its exit test), play at most one
-weapon, booster or ally a turn (never one that places doom, never one that would push
-Lita out), kill doom-carrying enemies it can finish, heal at Quiet Glade, walk to the
-Ritual Site for Act 2 (picking up a clue on the way), use Act 3's action whenever it has
-a clue (the better of willpower and agility), take attacks of opportunity rather than
-trade hopeless blows while the ritual is at stake; once Umôrdhoth is in play, Lita's
-holder brings her to it (Resolution 3), the others keep away, and without Lita it is
-attacked.
+The Devourer Below (A99): never resign (it loses); gather Act 1's clues quickly, each
+investigator walking to one fixed target (the best investigate chance less 0.15 per step,
+enemies and entry tests such as Arkham Woods 01150 counted) so nobody ping-pongs through
+the Main Path, and investigating Twisting Paths rather than fighting its exit test; play
+Lita Chantler at once (saving resources for her), otherwise at most one weapon, booster or
+ally a turn (never one that places doom, never one that would push Lita out); kill
+doom-carrying enemies it can finish, heal at Quiet Glade, walk to the Ritual Site for Act
+2 with two clues in hand while the agenda allows (a fragile investigator leaves the
+entering, and Last Rites' enemies, to a sturdier teammate), use Act 3's action whenever it
+has a clue (the better of willpower and agility; before fighting when one attack of
+opportunity is survivable), investigate for Act 3's clues at any chance rather than idle,
+take attacks of opportunity rather than trade hopeless blows while the ritual is at stake;
+once Umôrdhoth is in play, Lita's holder brings her to it (Resolution 3), the others keep
+away, and without Lita it is attacked.
 """
 
 from __future__ import annotations
@@ -85,6 +97,10 @@ def success_chance(bag: dict[str, int], value: int, difficulty: int) -> float:
 
 class HeuristicAgent:
     """A sensible solo or team investigator for scenarios like The Gathering."""
+
+    #: Clues each investigator gathers before stepping onto the Ritual Site (A993.5).
+    DB_CLUES = 2
+    TEAM = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = tcgcore.Rng.from_seed(seed)
@@ -190,7 +206,10 @@ class HeuristicAgent:
                 ctx.me is not None:  # Offer of Power: doom brings the end closer
             return ["b"] if ctx.me["sanity"] - ctx.me["horror"] > 2 else ["a"]
         if "burn" in labels.get("a", ""):
-            return ["b"]  # keep the house: more experience, no trauma
+            # burn the house (Resolution 1): the lead takes 1 mental trauma but the group
+            # earns Lita Chantler (A216.2), whom The Devourer Below's Resolution 3 needs
+            # and who helps against its Monsters; keeping the house (R2) earns nobody
+            return ["a"]
         if "horror" in labels.get("b", "") and ctx.me is not None:
             left = ctx.me["sanity"] - ctx.me["horror"]
             return ["b"] if left >= 7 and len(ctx.hand) >= 4 else ["a"]
@@ -218,6 +237,8 @@ class HeuristicAgent:
         for o in choice.options:
             if not o.key.startswith("asset:"):
                 continue
+            if ctx.codes.get(o.card or -1) == _LITA and room > 1:
+                continue  # keep Lita Chantler alive (The Devourer Below's Resolution 3)
             d = ctx.card(o.card)
             cap = (d.health if kind == "damage" else d.sanity) if d is not None else None
             info: dict[str, Any] = next(
@@ -225,8 +246,9 @@ class HeuristicAgent:
             left = (cap or 0) - int(info.get(kind, 0))
             # soak with sturdy assets first; sacrifice an ally only when it matters
             score = left * 10 - ctx.cost(o.card)
-            if left > 1 or room <= 3 or (d is not None and d.type_code == "asset" and
-                                         not d.slot.startswith("Ally")):
+            full = (me or {}).get("sanity" if kind == "horror" else "health", 9)
+            if left > 1 or room <= 3 or (kind == "horror" and full <= 6 and left >= 1) or (
+                    d is not None and d.type_code == "asset" and not d.slot.startswith("Ally")):
                 if best is None or score > best[0]:
                     best = (score, o.key)
         if best is not None:
@@ -349,10 +371,16 @@ class HeuristicAgent:
             aoo = [t["enemy"] for t in ctx.threats() if t["engaged"] == ctx.seat]
             dmg = sum(d.enemy_damage for d in aoo)
             hor = sum(d.enemy_horror for d in aoo)
-            if me["health"] - me["damage"] > dmg and me["sanity"] - me["horror"] > hor:
+            # only with an action left to resign once there: a hunter follows and
+            # attacks again in the enemy phase
+            if (not aoo or me["actions"] >= 2) and \
+                    me["health"] - me["damage"] > dmg and me["sanity"] - me["horror"] > hor:
                 step = self._step_toward(ctx, opts, lambda loc: ctx.can_resign_at(loc["code"]))
                 if step:
                     return [step]
+        shed = self._shed_weakness(ctx, choice) if not engaged else None
+        if shed:
+            return [shed]
         mm = self._midnight_masks(ctx, choice, opts, engaged)  # scenario 01120 (A98)
         if mm:
             return [mm]
@@ -370,6 +398,10 @@ class HeuristicAgent:
             key = self._handle_enemies(ctx, opts, engaged)
             if key:
                 return [key]
+        if self.TEAM:
+            team = self._help_team(ctx, opts, engaged)
+            if team:
+                return [team]
         # 2. free plays that help now
         for o in choice.options:
             if o.key.startswith("fastplay:"):
@@ -398,7 +430,8 @@ class HeuristicAgent:
             if inv_key:
                 return [inv_key]
         # 5. play assets / useful events
-        key = self._play(ctx, choice, engaged, race=act_code == "01123")
+        key = self._play(ctx, choice, engaged, race=act_code == "01123" or
+                         act_code in _DB_ACTS)
         if key:
             return [key]
         # 5. act 2-like objectives: gather at the location once the clues are in hand
@@ -450,6 +483,16 @@ class HeuristicAgent:
         engaged = [int(e) for e, info in panel["enemies"].items() if info["engaged"] == ctx.seat]
         umor = [int(e) for e, i in panel["enemies"].items() if i["code"] == "01157"]
         acts = {o.key: ctx.card(o.card) for o in choice.options if o.key.startswith("activate:")}
+        shed = self._shed_weakness(ctx, choice)
+        if shed and not umor:
+            return shed
+        for o in choice.options:
+            if o.key.startswith("play:") and ctx.codes.get(o.card or -1) == _LITA:
+                return o.key  # Lita in play: +1 combat here, and Resolution 3 (A994.6)
+        lita_hand = any(ctx.codes.get(c) == _LITA for c in ctx.hand)
+        if lita_hand and not engaged and "resource" in opts and \
+                me["resources"] < (self._def(_LITA).cost or 0):  # type: ignore[union-attr]
+            return "resource"  # save up for her
         if umor:
             info = panel["enemies"][str(umor[0])]
             lita = [k for k, o in opts.items() if k.startswith("activate:") and o.card == umor[0]]
@@ -472,6 +515,14 @@ class HeuristicAgent:
                 key = self._attack(ctx, opts, umor[0])
                 if key:
                     return key
+        if engaged and act_code == "01148" and me["clues"] > 0:
+            dmg = sum(getattr(ctx.card(e), "enemy_damage", 0) for e in engaged)
+            hor = sum(getattr(ctx.card(e), "enemy_horror", 0) for e in engaged)
+            if me["health"] - me["damage"] > 2 * dmg + 1 and \
+                    me["sanity"] - me["horror"] > 2 * hor + 1:
+                for key, d in acts.items():  # the ritual first: one attack of opportunity
+                    if d is not None and d.code == "01148":
+                        return key
         if engaged and act_code in ("01147", "01148"):
             for eid in engaged:  # slip away toward the ritual rather than trade blows
                 d = ctx.card(eid)
@@ -483,6 +534,10 @@ class HeuristicAgent:
                 engaged = []  # the ritual matters more: take the attacks of opportunity
         if engaged:
             return self._handle_enemies(ctx, opts, engaged)
+        if self.TEAM:
+            team = self._help_team(ctx, opts, engaged)
+            if team:
+                return team
         for key, d in acts.items():
             if d is not None and d.code == "01155" and (
                     me["damage"] >= 2 or me["horror"] >= 2 or
@@ -504,32 +559,177 @@ class HeuristicAgent:
                 if d is not None and d.code == "01148" and me["clues"] > 0:
                     return key  # the act's action can be taken anywhere
         if act_code == "01147" and (here is None or here["code"] != "01156"):
-            if me["clues"] == 0 and here is not None and here["clues"] > 0 and \
+            # act 3 spends a clue per attempt (A993.6): stock up while the agenda allows
+            ag = panel["agenda"]
+            time_left = ag["code"] != "01145" or ag["threshold"] - ag["doom_in_play"] >= 3
+            want = self.DB_CLUES if time_left else 1
+            if me["clues"] < want and here is not None and here["clues"] > 0 and \
                     "investigate" in opts:  # a clue now saves a trip for act 3
-                key = self._investigate(ctx, opts, here, 0.6)
+                key = self._investigate(ctx, opts, here, 0.45 if me["clues"] else 0.3)
                 if key:
                     return key
-            step = self._step_toward(ctx, opts, lambda loc: loc["code"] == "01156")
+            if me["clues"] < want and time_left:
+                step = self._step_toward(ctx, opts, lambda loc: loc["revealed"] and loc[
+                    "clues"] > 0 and loc["code"] != "01156" and not loc["enemies"] and
+                    self._loc_chance(ctx, loc) >= 0.45)
+                if step:
+                    return step
+            # Last Rites spawns its enemies on whoever enters (A993.5): leave that to a
+            # sturdier teammate while the agenda allows
+            def fragile(inv: dict[str, Any]) -> bool:
+                return bool(inv["health"] - inv["damage"] <= 3 or
+                            inv["sanity"] - inv["horror"] <= 3)
+            sturdier = any(not i.get("status") and i["seat"] != ctx.seat and not fragile(i)
+                           for i in panel.get("investigators") or [])
+            if not (fragile(me) and sturdier and time_left):
+                step = self._step_toward(ctx, opts, lambda loc: loc["code"] == "01156")
+                if step:
+                    return step
+        if act_code == "01148" and me["clues"] == 0:
+            # every attempt at act 3 needs a clue of one's own: any chance of one beats
+            # idling (the Ritual Site refills each round, A993.5)
+            if here is not None and here["clues"] > 0 and "investigate" in opts:
+                if self._loc_chance(ctx, here) < 0.25:
+                    team = self._help_team(ctx, opts, engaged, eager=True)
+                    if team:
+                        return team
+                key = self._investigate(ctx, opts, here, 0.05)
+                if key:
+                    return key
+            step = self._step_toward(ctx, opts, lambda loc: loc["clues"] > 0 and
+                                     self._loc_chance(ctx, loc) >= 0.3)
+            step = step or self._step_toward(ctx, opts, lambda loc: loc["code"] == "01156")
             if step:
                 return step
         need = act_code == "01146" and \
             panel["act"]["clues_needed"] > panel["act"]["group_clues"]
         if need or (act_code == "01148" and me["clues"] == 0):
-            here_p = self._loc_chance(ctx, here) if here is not None and here["clues"] else 0.0
-
-            def better(loc: dict[str, Any]) -> bool:  # no ping-pong between hard places
-                return not loc["revealed"] or (loc["clues"] > 0 and self._loc_chance(
-                    ctx, loc) > (here_p + 0.15 if here_p else 0.1))
-            step = self._step_toward(ctx, opts, lambda loc: better(loc) and not loc["enemies"])
-            step = step or self._step_toward(ctx, opts, better)
+            # one target for the whole walk: the best chance less 0.15 per step away
+            # (an enemy there costs 0.2), so that leaving a place never makes the place
+            # just left look better again (no ping-pong through the Main Path)
+            dist = self._distances(ctx)
+            locs = {loc["id"]: loc for loc in panel["locations"]}
             d_here = self._def(here["code"]) if here is not None else None
             sticky = d_here is not None and "before_leave" in d_here.forced  # Twisting Paths
-            if here is not None and here["clues"] > 0 and "investigate" in opts:
-                key = self._investigate(ctx, opts, here, 0.45 if step and not sticky else 0.05)
+            best: tuple[float, int] | None = None
+            for lid, n in dist.items():
+                loc = locs[lid]
+                if loc["code"] == "01156" and act_code != "01148":
+                    continue  # entering the Ritual Site moves the act on
+                if loc["revealed"] and loc["clues"] <= 0:
+                    continue
+                val = self._loc_chance(ctx, loc) if loc["revealed"] else 0.45
+                val -= 0.15 * n + (0.2 if loc["enemies"] and n else 0.0) + \
+                    (0.1 if sticky and n else 0.0) + \
+                    (0.5 * self._entry_cost(ctx, loc["code"]) if n else 0.0) + \
+                    (0.15 * self._leave_cost(ctx, loc["code"]) if n else 0.0)
+                if best is None or (val, -n, -lid) > (best[0], -dist[best[1]], -best[1]):
+                    best = (val, lid)
+            if best is None:
+                return None
+            if here is not None and best[1] == here["id"]:
+                if "investigate" in opts:
+                    return self._investigate(ctx, opts, here, 0.0)
+                return None
+            target = best[1]
+            return self._step_toward(ctx, opts, lambda loc: loc["id"] == target)
+        return None
+
+    def _help_team(self, ctx: _Ctx, opts: dict[str, tcgcore.Option],
+                   engaged: list[int], eager: bool = False) -> str | None:
+        """Team play: a free investigator who fights better than a teammate takes on the
+        enemies engaged with that teammate. Here it attacks one outright when the odds
+        are good (a miss would hit the teammate, A413.3, unless it is massive, A611.4),
+        or engages it first (A415) when the teammate is fragile; otherwise it walks
+        toward a teammate in trouble up to two locations away. Returns an option key or
+        ``None``."""
+        me, panel = ctx.me, ctx.panel
+        invs = panel.get("investigators") or []
+        if me is None or engaged or len(invs) < 2:
+            return None
+        mine = ctx.best_fight()
+        here_targets: list[tuple[int, int]] = []
+        far: set[int] = set()
+        for eid, info in panel["enemies"].items():
+            seat = info["engaged"]
+            if seat < 0 or seat == ctx.seat or seat >= len(invs) or invs[seat].get("status"):
+                continue
+            d = self._def(info["code"])
+            mate = invs[seat]
+            if d is None or d.type_code != "enemy":
+                continue
+            theirs = max([int(mate["skills"]["combat"])] + [
+                int(mate["skills"][ab.skill or "combat"]) + ab.skill_bonus
+                for a in mate.get("assets", []) for ab in getattr(self._def(a["code"]),
+                                                                  "abilities", ())
+                if ab.action == "fight" and (not ab.uses or a.get("uses", 0) > 0)])
+            fight = (d.enemy_fight or 0) + ctx.enemy_bonus
+            trouble = success_chance(ctx.bag, theirs, fight) < 0.5 or \
+                mate["health"] - mate["damage"] <= 2 * d.enemy_damage + 1 or \
+                mate["sanity"] - mate["horror"] <= 2 * d.enemy_horror + 1
+            if eager:  # a poor investigator frees the one who gathers the clues
+                if mine < theirs or success_chance(ctx.bag, mine, fight) < 0.5:
+                    continue
+            elif mine < theirs + 1 or not trouble:
+                continue
+            if f"fight:{eid}" in opts or f"engage:{eid}" in opts:
+                here_targets.append((info["health"] - info["damage"], int(eid)))
+            else:
+                far.add(int(info["location"]) if info.get("location") is not None else -1)
+        for _, eid in sorted(here_targets):
+            info, d = panel["enemies"][str(eid)], ctx.card(eid)
+            assert d is not None
+            mate = invs[info["engaged"]]
+            p = success_chance(ctx.bag, mine, (d.enemy_fight or 0) + ctx.enemy_bonus)
+            safe = "massive" in d.keywords or p >= 0.65 or \
+                mate["health"] - mate["damage"] > 2 + d.enemy_damage
+            if safe:
+                key = self._attack(ctx, opts, eid, least=0.35)
                 if key:
                     return key
-            return step
+            if f"engage:{eid}" in opts and me["health"] - me["damage"] > 2 * d.enemy_damage \
+                    and me["sanity"] - me["horror"] > 2 * d.enemy_horror and p >= 0.3:
+                return f"engage:{eid}"
+        d_here = self._def((ctx.location(me["location"]) or {}).get("code"))
+        sticky = d_here is not None and "before_leave" in d_here.forced  # Twisting Paths
+        if far and me["actions"] >= 2 and not sticky and not eager:
+            locs = {loc["id"]: loc for loc in panel["locations"]}
+            start = me["location"]
+            near = set(locs.get(start, {}).get("connections", []))
+            two = near | {n for m in near for n in locs.get(m, {}).get("connections", [])}
+            if far & two:
+                return self._step_toward(ctx, opts, lambda loc: loc["id"] in far)
         return None
+
+    def _shed_weakness(self, ctx: _Ctx, choice: tcgcore.Choice) -> str | None:
+        """Play a weakness event that harms its holder each turn it stays in hand (Dark
+        Memory 01013: 1 doom once instead of 2 horror every turn), unless that doom would
+        advance the agenda now."""
+        ag = ctx.panel["agenda"]
+        if ag["threshold"] - ag["doom_in_play"] < 2:
+            return None
+        for o in choice.options:
+            d = ctx.card(o.card) if o.key.startswith("play:") else None
+            if d is not None and d.type_code == "event" and d.is_weakness() and \
+                    "in_hand_end_turn" in d.forced:
+                return o.key
+        return None
+
+    def _distances(self, ctx: _Ctx) -> dict[int, int]:
+        """Steps from this investigator's location to every location it can reach."""
+        me = ctx.me
+        locs = {loc["id"]: loc for loc in ctx.panel["locations"]}
+        if me is None or me["location"] not in locs:
+            return {}
+        dist = {me["location"]: 0}
+        queue = deque([me["location"]])
+        while queue:
+            cur = queue.popleft()
+            for nxt in locs[cur]["connections"]:
+                if nxt in locs and nxt not in dist:
+                    dist[nxt] = dist[cur] + 1
+                    queue.append(nxt)
+        return dist
 
     def _loc_chance(self, ctx: _Ctx, loc: dict[str, Any]) -> float:
         """Best chance to investigate ``loc`` (its own skill-swapping investigate action
@@ -898,8 +1098,8 @@ class HeuristicAgent:
                 if d.slot.startswith("Ally") and any(a["code"] == _LITA
                                                      for a in me.get("assets", [])):
                     continue  # never push Lita out of the ally slot
-                if race and any(e.op == "doom_self" for effs in d.forced.values()
-                                for e in effs):
+                if race and any(e.op == "doom_self" for effs in (*d.forced.values(),
+                                                                  d.effects) for e in effs):
                     continue  # its doom brings the agenda closer (Arcane Initiate)
                 if race and not (d.bonus or d.bonus_here or
                                  (d.health or 0) + (d.sanity or 0) >= 3 or
@@ -956,6 +1156,17 @@ class HeuristicAgent:
         return key if key in opts else None
 
 
+    def _leave_cost(self, ctx: _Ctx, code: str) -> float:
+        """Expected actions lost to a test that can cancel leaving ``code`` (Twisting
+        Paths, 01151): ``1 / p - 1`` for a pass chance ``p`` (capped at 5)."""
+        d = self._def(code)
+        cost = 0.0
+        for e in d.forced.get("before_leave", ()) if d is not None else ():
+            if e.op == "test" and e.skill:
+                p = success_chance(ctx.bag, ctx.skill(e.skill), e.difficulty or 0)
+                cost += min(5.0, 1 / p - 1) if p > 0 else 5.0
+        return cost
+
     def _entry_cost(self, ctx: _Ctx, code: str) -> float:
         d = self._def(code)
         me = ctx.me
@@ -963,10 +1174,15 @@ class HeuristicAgent:
             return 0.0
         cost = 0.0
         for e in d.forced.get("after_enter", ()):
-            if e.op in ("damage", "direct_damage"):
-                cost += e.amount / max(1, me["health"] - me["damage"])
-            elif e.op in ("horror", "direct_horror"):
-                cost += e.amount / max(1, me["sanity"] - me["horror"])
+            effs, weight = [e], 1.0
+            if e.op == "test" and e.skill:  # e.g. Arkham Woods (01150): harm on a failure
+                effs = list(e.on_fail)
+                weight = 1.0 - success_chance(ctx.bag, ctx.skill(e.skill), e.difficulty or 0)
+            for f in effs:
+                if f.op in ("damage", "direct_damage"):
+                    cost += weight * f.amount / max(1, me["health"] - me["damage"])
+                elif f.op in ("horror", "direct_horror"):
+                    cost += weight * f.amount / max(1, me["sanity"] - me["horror"])
         return cost
 
 

@@ -483,6 +483,14 @@ def test_A984_4_ruth_turner_goes_to_victory_when_evaded() -> None:
     assert "01141" in codes_in(m, "victory")
 
 
+def test_A984_4_ruth_turner_goes_to_victory_when_evaded_without_a_test() -> None:
+    m = scenario(town(inv("01128", code="t_inv_rogue", hand=["01078"], resources=5),
+                      enemies=[{"code": "01141", "engaged": 0}]))
+    answer(m, next(k for k in keys(m) if k.startswith(("play:", "fastplay:"))))
+    pass_until(m, "action")
+    assert "01141" in codes_in(m, "victory")  # Cunning Distraction evades her too
+
+
 def test_A984_5_wolf_man_drew_heals_after_attacking() -> None:
     m = scenario(town(inv("01130"), phase="enemy",
                       enemies=[{"code": "01137", "engaged": 0, "damage": 2}]))

@@ -185,6 +185,8 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
                 eng.move(eid, f"at.{loc}", kind="disengaged")
             state.cards[eid].exhausted = True
             eng.emit("enemy_auto_evaded", player=seat, card=eid)
+            if "after_evaded" in dof(state, eid).forced:  # Ruth Turner, however evaded (A984.4)
+                run_effects(eng, seat, dof(state, eid).forced["after_evaded"], eid)
     elif op == "resolution":
         end_with(eng, e.code)
     elif op == "put_into_play":

@@ -145,11 +145,11 @@ def test_deck_check_bad_files_give_one_line_and_status_1(tmp_path: Path) -> None
     cases: list[tuple[str, str, bytes | None, str]] = [
         ("arkham_card", "x.toml", b'revival = "rb_seer"\n[main]\nseer_b9 = 2\n',
          "not a JSON deck list (expected an object with investigator_code and slots; "
-         "looks like TOML)"),
+         "looks like a TOML (Guimi) deck list)"),
         ("arkham_card", "n.json", b"null\n", "not a JSON deck list (expected an object with "
                                               "investigator_code and slots; got null)"),
         ("arkham_card", "l.json", b"[1, 2]", "an ArkhamDB deck is a JSON object"),
-        ("arkham_card", "t.toml", b"[main]\nx = 1\n", "looks like TOML)"),
+        ("arkham_card", "t.toml", b"[main]\nx = 1\n", "looks like a TOML (Guimi) deck list)"),
         ("arkham_card", "w.txt", b"nobody\n", "not a JSON deck list nor a starter deck name"),
         ("guimi_revival", "n.json", b"null", "not a deck list (expected a TOML table or a "
                                              "JSON object with revival, main and extra; "
@@ -186,3 +186,98 @@ def test_deck_check_utf8_bom_and_starter_names(tmp_path: Path) -> None:
     assert code == 0 and "legal arkham_card deck" in text
     code, text = _deck_check(tmp_path, "arkham_card", "bom.json", b"\xef\xbb\xbfnull")
     assert code == 1 and "got null" in text
+
+
+# ---------------------------------------------------------------- messages of a first trial
+
+
+def _run_err(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    import contextlib
+
+    with contextlib.redirect_stderr(err):
+        code = main(list(argv), out=out)
+    return code, out.getvalue(), err.getvalue()
+
+
+class _ClosedPipe(io.StringIO):
+    """An output whose reader went away after a few lines (``| head``)."""
+
+    def write(self, text: str) -> int:
+        if self.tell() > 200:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_closed_output_ends_quietly() -> None:
+    """``tcgcore play GAME --json | head``: no error message, exit status 0."""
+    import contextlib
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["play", "guimi_revival", "--json"], out=_ClosedPipe())
+    assert code == 0 and err.getvalue() == ""
+
+
+def test_resume_and_replay_name_missing_and_campaign_files(tmp_path: Path) -> None:
+    camp = tmp_path / "camp.json"
+    camp.write_text(json.dumps({"format": "tcgcore-arkham-campaign", "version": 1,
+                                "campaign": {}}))
+    for argv in (["play", "--resume", str(camp)], ["replay", str(camp)],
+                 ["replay", str(camp), "--verify"]):
+        code, _, err = _run_err(*argv)
+        assert code == 2 and "Expected" not in err, err
+        assert f"{camp} is a saved arkham_card campaign" in err
+        assert f"tcgcore campaign arkham_card CAMPAIGN --resume {camp}" in err
+    for argv in (["play", "--resume", str(tmp_path / "nope.sav")],
+                 ["replay", str(tmp_path / "nope.replay")]):
+        code, _, err = _run_err(*argv)
+        assert code == 2 and err.strip() == f"tcgcore: error: {argv[-1]}: no such file", err
+
+
+def test_wrong_game_deck_files_are_named(tmp_path: Path) -> None:
+    """A Guimi TOML deck given to Arkham, an ArkhamDB deck given to Guimi."""
+    toml = tmp_path / "my_deck.toml"
+    toml.write_text('revival = "rb_seer"\n\n[main]\nseer_b9 = 2\n')
+    code, _, err = _run_err("play", "arkham_card", "--deck", str(toml))
+    assert code == 2 and "looks like a TOML (Guimi) deck list" in err
+    assert f"seat 0: {toml}" in err and "rb_seer" not in err, err
+    daisy = tmp_path / "my_daisy.json"
+    daisy.write_text(json.dumps({"id": 1, "name": "D", "investigator_code": "01002",
+                                 "slots": {"01030": 2}}))
+    code, text = _run("deck", "check", "guimi_revival", str(daisy))
+    assert code == 1 and text.startswith(f"{daisy}: not a deck list (looks like an ArkhamDB "
+                                         "deck (investigator_code/slots)"), text
+    code, _, err = _run_err("play", "guimi_revival", "--deck", f"{daisy},{daisy}")
+    assert code == 2 and "looks like an ArkhamDB deck" in err and f"seat 1: {daisy}" in err
+
+
+def test_option_errors_list_what_is_accepted() -> None:
+    code, _, err = _run_err("simulate", "guimi_revival", "--games", "1", "--rules",
+                            "defeat_condition=deth")
+    assert code == 2 and "defeat_condition is one of mad_while_dead, death" in err
+    code, _, err = _run_err("play", "arkham_card", "--deck", "roland,roland")
+    assert code == 2 and "seats 0 and 1 got the same investigator's deck (Roland Banks)" in err
+    code, _, err = _run_err("play", "arkham_card", "--scenario", "nowhere")
+    assert code == 2 and "01104 (The Gathering), 01120 (The Midnight Masks)" in err
+
+
+def test_simulate_solo_game_has_no_first_player_line() -> None:
+    """A solo (or co-operative) game has no decided games between seats: the first-player
+    line is left out; a two-player game keeps it."""
+    code, text = _run("simulate", "arkham_card", "--games", "2", "--deck", "agnes", "-q")
+    assert code == 0 and "first player" not in text
+    code, text = _run("simulate", "sparks", "--games", "6", "-q")
+    assert code == 0 and "first player won" in text
+
+
+def test_progress_is_one_finished_line_when_stderr_is_not_a_terminal() -> None:
+    import contextlib
+
+    from tcgcore._simulate import print_progress
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        for done in range(1, 5):
+            print_progress(done, 4)
+    assert err.getvalue() == "[" + "#" * 30 + "] 4/4 games\n"

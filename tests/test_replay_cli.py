@@ -98,7 +98,7 @@ def test_perspectives_hide_what_the_seat_may_not_know(replay_files: tuple[Path, 
     assert "hand.1: 3 cards (hidden)" in spectator
     assert "usage: seat 0..1 | all | none" in screens[6]
     # the setup log as P0: its own draws named, P1's not
-    assert re.search(r"P0 drawn (?!a card)", screens[0]) and "P1 drawn a card" in screens[0]
+    assert re.search(r"P0 draws (?!a card)", screens[0]) and "P1 draws a card" in screens[0]
 
 
 def test_decision_keys_shown_only_to_their_seat(replay_files: tuple[Path, Path]) -> None:

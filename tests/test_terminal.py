@@ -22,6 +22,7 @@ from tcgcore._terminal import (
     CLEAR_SCREEN,
     TerminalUI,
     _lookup_card,
+    describe_event,
     parse_answer,
     render_board,
     render_choice,
@@ -140,7 +141,7 @@ def test_generic_board_without_game_hooks() -> None:
         panel={"phase": "combat", "life": [20, 17]},
     )
     text = "\n".join(render_board(spec, view))
-    assert "round 4 · P1's turn · phase: combat · you are P0" in text
+    assert "turn 4 · P1's turn · phase: combat · you are P0" in text  # no panel round
     assert "1: knight #3 [exhausted; damage 2] | 3: sword #4 [on #3]" in text
     assert "hand.1: 4 cards (hidden)" in text
     assert "row: [face-down card]" in text and "empty: void" in text
@@ -191,7 +192,7 @@ def test_commands_help_view_log_card() -> None:
     screen = out.getvalue()
     assert "save FILE     save the match" in screen
     assert screen.count("=== sparks · round 0") == 2
-    assert "P1 drawn a card" in screen and re.search(r"^\s+\d+ P1 drawn a card", screen, re.M)
+    assert "P1 draws a card" in screen and re.search(r"^\s+\d+ P1 draws a card", screen, re.M)
     assert "Blaze (blaze) value 6: After this card is revealed" in screen
     assert "Flare (flare) value 5" in screen and "no card called 'dragon'" in screen
     own = match.state.cards[match.state.zones["hand.0"].cards[0]].code
@@ -270,11 +271,11 @@ def test_hot_seat_log_shows_each_seat_only_its_own_draws() -> None:
     screen = out.getvalue()
     assert screen.count(CLEAR_SCREEN) >= 4
     p1 = screen.split("Pass the device to P1.")[1]
-    assert p1.count("P0 drawn a card") >= 3 * 2  # once before the decision, once in the log
-    assert not re.search(r"P0 drawn (?!a card)", p1)
-    assert re.search(r"P1 drawn (?!a card)", p1)
+    assert p1.count("P0 draws a card") >= 3 * 2  # once before the decision, once in the log
+    assert not re.search(r"P0 draws (?!a card)", p1)
+    assert re.search(r"P1 draws (?!a card)", p1)
     p0 = screen.split("Pass the device to P1.")[0]
-    assert not re.search(r"P1 drawn (?!a card)", p0)
+    assert not re.search(r"P1 draws (?!a card)", p0)
 
 
 def _rigged_save(path: Path) -> tuple[list[int], list[int]]:
@@ -304,7 +305,7 @@ def test_hot_seat_turn_never_shows_the_other_hand(tmp_path: Path) -> None:
     assert "Pass the device" not in p1_turn
     assert "hand.1 (yours, hidden from others): Ember" in p1_turn
     assert "hand.0: 2 cards (hidden)" in p1_turn and "arena.0: [face-down card]" in p1_turn
-    assert "P0 set a card" in p1_turn
+    assert "P0 sets a card face down" in p1_turn
     assert f"no card #{p0_hand[1]} that you can see" in p1_turn
     p1_turn = p1_turn.replace(f"no card #{p0_hand[1]} that you can see", "")
     for secret in ("Blaze", "Flare", *(rf"#{cid}\b" for cid in p0_hand)):
@@ -407,3 +408,57 @@ def test_hot_seat_in_a_real_terminal() -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+# ---------------------------------------------------------------- header and generic log lines
+
+
+def test_guimi_header_agrees_with_its_panel_in_main_and_battle_phases() -> None:
+    """The header takes the round and the turn player from the game's panel: Guimi counts
+    rounds (``state.turn`` counts turns) and its battle phase is nobody's turn."""
+    match = tcgcore.new_match("guimi_revival", seed=1)
+    agents = [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)]
+    seen = set()
+    while True:
+        view = match.view(0)
+        text = "\n".join(render_board(match.spec, view))
+        header, panel = text.splitlines()[0], view.panel
+        assert f"round {panel['round']} ·" in header, header
+        assert f"Round {panel['round']} " in text
+        if panel["turn_player"] is None:
+            assert "'s turn" not in header and "battle (no turn player)" in text
+            seen.add("battle")
+        else:
+            assert f"P{panel['turn_player']}'s turn" in header
+            assert f"P{panel['turn_player']}'s turn  (first player" in text
+            seen.add(str(panel["phase"]))
+        if match.result is not None or {"battle", "main"} <= seen:
+            break
+        choice = match.pending
+        assert choice is not None
+        match.choose(choice.player, agents[choice.player].decide(match, choice))
+    assert {"battle", "main"} <= seen
+
+
+def test_sparks_and_arkham_headers_name_their_rounds() -> None:
+    sparks = tcgcore.new_match("sparks", seed=2)
+    assert "=== sparks · round 0 · P0's turn" in render_board(sparks.spec, sparks.view(0))[0]
+    arkham = tcgcore.new_match("arkham_card", seed=2)
+    head = render_board(arkham.spec, arkham.view(0))[0]
+    assert head.startswith("=== arkham_card · round 0 · P0's turn · phase: setup"), head
+
+
+def test_generic_log_lines_read_moves_as_sentences() -> None:
+    spec = copy.copy(tcgcore.new_match("sparks", seed=1).spec)
+    spec.describe_event = None
+    state = tcgcore.new_match("sparks", seed=1).state
+    drawn = tcgcore.Event(seq=1, kind="drawn", player=0, card=3, code="spark3", src="deck.0",
+                          dst="hand.0")
+    assert describe_event(spec, state, drawn) == "P0 draws Spark (deck.0 -> hand.0)"
+    hidden = tcgcore.Event(seq=2, kind="drawn", player=1, src="deck.1", dst="hand.1")
+    assert describe_event(spec, state, hidden) == "P1 draws a card (deck.1 -> hand.1)"
+    odd = tcgcore.Event(seq=3, kind="banished", player=1, card=4, code="spark3",
+                        src="arena.1", dst="void")
+    assert describe_event(spec, state, odd) == "P1: Spark (banished) (arena.1 -> void)"
+    game = tcgcore.new_match("sparks", seed=1)
+    assert describe_event(game.spec, game.state, drawn) == "P0 draws Spark (deck.0 -> hand.0)"

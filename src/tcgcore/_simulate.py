@@ -59,8 +59,11 @@ class SimulationReport(msgspec.Struct, kw_only=True):
         draws: drawn games; ``no_winner``: games nobody won (e.g. a lost
             cooperative game).
         win_rate: per seat ``[rate, low, high]`` (Wilson 95 % interval).
-        first_player_wins: games the first player won, of ``decisive`` games
-            with exactly one winner; ``first_player_rate`` its ``[rate, low, high]``.
+        decisive: games with exactly one winner and at least one losing seat (never a
+            solo game, nor a co-operative game that all seats win or lose together).
+        first_player_wins: games the first player won, of ``decisive`` games;
+            ``first_player_rate`` its ``[rate, low, high]``. :meth:`table` leaves the
+            first-player line out when no game was decisive.
         reasons: how games ended, by result reason.
         details: counts of each ``key=value`` in result details (string values only).
         detail_games: per detail key, the games whose result reported it (the
@@ -292,7 +295,7 @@ def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str
         draws += o.draw
         if not o.winners and not o.draw:
             no_winner += 1
-        if len(o.winners) == 1:
+        if len(o.winners) == 1 and n > 1:  # someone won and someone lost
             decisive += 1
             first_wins += o.winners[0] == o.first_player
         reasons[o.reason] += 1
@@ -316,10 +319,17 @@ def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str
 
 
 def print_progress(done: int, total: int) -> None:
-    """A one-line progress bar on stderr."""
+    """A one-line progress bar on stderr, redrawn in place on a terminal; when stderr is not
+    a terminal (a file, a pipe) only the finished bar is written, as one whole line."""
     width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
-    if done == total:
-        sys.stderr.write("\n")
+    filled = width * done // total if total else width
+    bar = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty:
+        sys.stderr.write("\r" + bar + ("\n" if done >= total else ""))
+    elif done >= total:
+        sys.stderr.write(bar + "\n")
     sys.stderr.flush()

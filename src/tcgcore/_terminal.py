@@ -70,18 +70,44 @@ def describe_event(spec: GameSpec[Any], state: GameState[Any], event: Event) -> 
             return spec.describe_event(state, event)
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             pass
+    if event.src or event.dst:
+        return _move_line(spec, event)
     parts = [event.kind]
     if event.player is not None:
         parts.append(f"P{event.player}")
     if event.code is not None:
         parts.append(_card_name(spec, event.code))
-    if event.src or event.dst:
-        parts.append(f"{event.src} -> {event.dst}")
     if event.amount is not None:
         parts.append(str(event.amount))
     if event.data:
         parts.append(json.dumps(event.data, sort_keys=True))
     return " ".join(parts)
+
+
+#: present-tense verbs for the usual card-move event kinds (``"drawn"`` -> ``"draws"``)
+MOVE_VERBS = {"moved": "moves", "drawn": "draws", "played": "plays", "discarded": "discards",
+              "committed": "commits", "set": "sets", "milled": "mills", "returned": "returns",
+              "revealed": "reveals", "destroyed": "destroys", "searched": "finds",
+              "shuffled": "shuffles", "removed": "removes", "attached": "attaches",
+              "exiled": "exiles", "sacrificed": "sacrifices", "mulligan": "puts back"}
+
+
+def _move_line(spec: GameSpec[Any], event: Event) -> str:
+    """A card move as a sentence by its kind: ``P0 draws Bright Spark (deck.0 -> hand.0)``;
+    a kind without a known verb reads ``P0: Bright Spark (kind) deck.0 -> hand.0``."""
+    who = f"P{event.player}" if event.player is not None else ""
+    card = _card_name(spec, event.code) if event.code is not None else (
+        "a card" if event.card is not None or event.kind != "shuffled" else "")
+    where = f"({event.src or '-'} -> {event.dst or '-'})" if event.dst else f"({event.src})"
+    verb = MOVE_VERBS.get(event.kind)
+    if verb is not None:
+        text = " ".join(b for b in (who, verb, card, where) if b)
+    else:
+        kind = event.kind.replace("_", " ")
+        text = " ".join(b for b in (f"{who}:" if who else "", card, f"({kind})", where) if b)
+    if event.amount is not None:
+        text += f" x{event.amount}"
+    return text
 
 
 def _card_name(spec: GameSpec[Any], code: str) -> str:
@@ -158,11 +184,33 @@ def _panel_lines(spec: GameSpec[Any], view: View) -> list[str]:
     return lines
 
 
+def _clock(view: View) -> str:
+    """``round N`` from the game's panel when it names a round (an int ``round`` fact),
+    else ``turn N`` (``view.turn``, the engine's turn counter)."""
+    rnd = view.panel.get("round")
+    if isinstance(rnd, int) and not isinstance(rnd, bool):
+        return f"round {rnd}"
+    return f"turn {view.turn}"
+
+
+def _turn_player(view: View) -> int | None:
+    """Whose turn the header names: the panel's ``turn_player`` fact when the game gives one
+    (``None`` there means nobody's turn, e.g. a battle both players fight), else
+    ``view.active_player``."""
+    if "turn_player" in view.panel:
+        seat = view.panel["turn_player"]
+        return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+    return view.active_player
+
+
 def render_board(spec: GameSpec[Any], view: View, *, perspective: Perspective | None = None,
                  title: str | None = None) -> list[str]:
     """Draw a text board from a :class:`tcgcore.View` (and nothing else).
 
-    Shows the header (game, round, whose turn, the phase when the game's panel names one),
+    Shows the header (game; ``round N`` when the panel has an int ``round`` fact, else
+    ``turn N`` from ``view.turn``; whose turn, from the panel's ``turn_player`` fact when
+    present (``None``: nobody's turn, left out) else ``view.active_player``; the phase when
+    the panel names one),
     every zone grouped by owner (cards of zones the viewer may see, counts of the others,
     face-down placeholders), the game's panel (``spec.render_panel(view)``, or the raw panel
     facts when the game has no renderer) and whom the match waits for.
@@ -178,7 +226,10 @@ def render_board(spec: GameSpec[Any], view: View, *, perspective: Perspective | 
     who = "omniscient" if viewer == "all" else (
         "spectator" if viewer is None else f"you are P{viewer}")
     phase = view.panel.get("phase")
-    head = [f"{view.game}", f"round {view.turn}", f"P{view.active_player}'s turn"]
+    head = [f"{view.game}", _clock(view)]
+    turn_player = _turn_player(view)
+    if turn_player is not None:
+        head.append(f"P{turn_player}'s turn")
     if isinstance(phase, str) and phase:
         head.append(f"phase: {phase}")
     head.append(who)

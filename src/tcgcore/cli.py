@@ -10,6 +10,8 @@ Usage::
     tcgcore replay FILE --verify [--json]       only check its digest
     tcgcore serve --stdio                       JSON-lines protocol (docs/protocol.md)
     tcgcore deck check GAME FILE [--json]       every deck-building problem of a deck file
+    tcgcore simulate GAME [--games N] [--agents A,B] [--workers K] [--rules OPTION=VALUE ...]
+                                                many seeded agent games (N defaults to 100)
 
 ``--deck`` and ``--decks`` are the same option: each takes one deck or several separated by
 commas, and may be repeated; the decks go to the seats in the order given (an existing file
@@ -18,13 +20,15 @@ whose name has a comma is kept whole).
 Exit codes: 0 success, 1 a replay did not verify (or the input ended before a
 human match did), or ``deck check`` found the deck illegal or the file is not a deck list
 at all (missing, empty, binary, wrong format: one line naming the file and the problem),
-2 bad input (unknown game, bad option, unreadable file).
+2 bad input (unknown game, bad option, unreadable file). When the reader of standard
+output goes away (``tcgcore play GAME --json | head``) the command stops quietly with 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -109,11 +113,27 @@ def _deck_value(entry: str) -> str:
     return entry
 
 
+def _deck_entries(args: argparse.Namespace) -> list[str]:
+    """The ``--deck``/``--decks`` entries in seat order (names, files or ``-``)."""
+    return [d for group in (args.decks or [])
+            for d in ([group] if Path(group).is_file() else group.split(",")) if d]
+
+
+def _with_deck_files(exc: OptionsError, args: argparse.Namespace) -> OptionsError:
+    """``exc`` with a last line naming the deck files behind the ``decks`` option (the game
+    only sees their text), or ``exc`` itself when no deck came from a file."""
+    files = [(seat, "<stdin>" if d == "-" else d) for seat, d in enumerate(_deck_entries(args))
+             if d == "-" or Path(d).is_file()]
+    if not files:
+        return exc
+    named = ", ".join(f"seat {seat}: {name}" for seat, name in files)
+    return OptionsError(f"{exc}\n(deck files: {named})")
+
+
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:
     """Game options from ``-o``, ``--deck``/``--decks``, ``--scenario`` and ``--difficulty``."""
     options = dict(args.option or [])
-    decks = [d for group in (args.decks or [])
-             for d in ([group] if Path(group).is_file() else group.split(",")) if d]
+    decks = _deck_entries(args)
     if decks:
         options["decks"] = [_deck_value(d) for d in decks]
     if getattr(args, "scenario", None):
@@ -159,6 +179,40 @@ def _deck_text(file: str, inp: TextIO) -> tuple[str, str]:
     if not text.strip():
         return "", "empty file (no deck list)"
     return text, ""
+
+
+#: ``format`` field of a game's campaign file -> the game whose ``campaign`` command reads it
+_CAMPAIGN_FORMATS = {"tcgcore-arkham-campaign": "arkham_card"}
+
+
+def _read_match_file(file: str, command: str) -> bytes:
+    """The bytes of a save or replay file named on the command line.
+
+    Raises:
+        TcgcoreError: ``FILE: no such file`` (or folder / unreadable), or the file is a
+            game's campaign file, which ``tcgcore campaign GAME … --resume FILE`` continues.
+    """
+    path = Path(file)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise TcgcoreError(f"{file}: no such file") from None
+    except IsADirectoryError:
+        raise TcgcoreError(f"{file}: is a folder, not a {command} file") from None
+    except OSError as exc:
+        raise TcgcoreError(f"{file}: cannot read the file ({exc.strerror or exc})") from None
+    if data.lstrip()[:1] == b"{":
+        try:
+            fmt = json.loads(data).get("format")
+        except (ValueError, AttributeError):
+            fmt = None
+        game = _CAMPAIGN_FORMATS.get(fmt) if isinstance(fmt, str) else None
+        if game is not None:
+            raise TcgcoreError(
+                f"{file} is a saved {game} campaign (format {fmt}), not a match save or "
+                f"replay: continue it with 'tcgcore campaign {game} CAMPAIGN --resume {file}' "
+                f"(see 'tcgcore campaign {game} --help')")
+    return data
 
 
 def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -215,16 +269,18 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         if options or args.players is not None or args.seed is not None:
             raise TcgcoreError("--resume continues a saved match: its seed, seats and options "
                                "come from the save")
-        match = Match.from_bytes(Path(args.resume).read_bytes(), game=args.game)
+        match = Match.from_bytes(_read_match_file(args.resume, "save"), game=args.game)
         if not humans:
             humans = [int(s) for s in match.meta.get("human_seats", [])]
     elif args.game is None:
         raise TcgcoreError("name the GAME to play (see 'tcgcore games'), or --resume FILE")
     else:
         seed = 1 if args.seed is None else args.seed
-        match = _create(args.game, seed=seed, players=_players(args, options), registry=None,
-                        logger=None,
-                        options=options)
+        try:
+            match = _create(args.game, seed=seed, players=_players(args, options),
+                            registry=None, logger=None, options=options)
+        except OptionsError as exc:
+            raise _with_deck_files(exc, args) from exc
     names = args.agents.split(",") if args.agents else [match.spec.default_agent]
     n = match.state.num_players
     if len(names) == 1:
@@ -308,10 +364,14 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     options.update(dict(args.rules or []))
     spec = default_registry().game(args.game)
     agents = args.agents.split(",") if args.agents else [spec.default_agent]
-    report = simulate(args.game, games=args.games, seed=args.seed, players=_players(args, options),
-                      options=options, agents=agents, workers=args.workers,
-                      progress=None if args.quiet or args.json else print_progress,
-                      keep_outcomes=args.json and args.outcomes)
+    try:
+        report = simulate(args.game, games=args.games, seed=args.seed,
+                          players=_players(args, options), options=options, agents=agents,
+                          workers=args.workers,
+                          progress=None if args.quiet or args.json else print_progress,
+                          keep_outcomes=args.json and args.outcomes)
+    except OptionsError as exc:
+        raise _with_deck_files(exc, args) from exc
     if args.json:
         out.write(msgspec.json.encode(report).decode() + "\n")
     else:
@@ -320,7 +380,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    data = Path(args.file).read_bytes()
+    data = _read_match_file(args.file, "replay")
     record = ReplayRecord.from_bytes(data)
     if not (args.verify or args.json):
         return _step_replay(record, args, out, inp)
@@ -455,6 +515,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's final flush of the
+    unwritten rest does not fail again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
          inp: TextIO | None = None) -> int:
     """Run the CLI; returns the exit code.
@@ -473,6 +544,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
         _logging.configure_cli_logging(args.log_level)
     try:
         code: int = args.func(args, stream, source)
+        if stream is sys.stdout:
+            stream.flush()
+    except BrokenPipeError:  # the reader went away (``tcgcore play … | head``): stop quietly
+        if stream is sys.stdout:
+            _silence_stdout()
+        return 0
     except (TcgcoreError, ValueError, OSError) as exc:
         sys.stderr.write(f"tcgcore: error: {exc}\n")
         return 2

@@ -156,7 +156,8 @@ def test_A971_5_unknown_scenario_lists_the_scenarios() -> None:
     with pytest.raises(tcgcore.OptionsError) as info:
         tcgcore.new_match("arkham_card", seed=1, players=1, scenario="01999")
     assert "option 'scenario'" in str(info.value) and "'01999'" in str(info.value)
-    assert "01104, 01120, 01142, test" in str(info.value)
+    assert "01104 (The Gathering), 01120 (The Midnight Masks), 01142 (The Devourer Below), " \
+        "test (" in str(info.value)
     with pytest.raises(tcgcore.OptionsError, match="unknown scenario"):
         tcgcore.new_match("arkham_card", seed=1, players=1, scenario="../cards_core")
 

@@ -69,7 +69,7 @@ def test_describe_and_panel_for_a_whole_game() -> None:
     assert all(lines)
     for seat in (0, 1, None):
         panel = m.view(seat).panel
-        assert set(panel) == {"round", "phase", "first", "players"}
+        assert set(panel) == {"round", "phase", "first", "turn_player", "players"}
 
 
 def test_scenario_doc_example_runs() -> None:
@@ -90,3 +90,55 @@ def test_plugin_registers_the_game() -> None:
     from tcgcore_guimi_revival.testing import registry
 
     assert "guimi_revival" in registry().names()
+
+
+def test_075_ignition_options_say_which_ability() -> None:
+    """075.1: a card with two 【起】 abilities offers two options whose labels differ and say
+    what each ability does (the option keys stay ``ignite:ID:INDEX``)."""
+    import tcgcore
+
+    m = new_match(1)
+    agents = [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)]
+    while m.result is None:
+        choice = m.pending
+        assert choice is not None
+        ignite = [o for o in choice.options if o.key.startswith("ignite:")]
+        by_card: dict[str, list[str]] = {}
+        for o in ignite:
+            by_card.setdefault(o.key.rsplit(":", 1)[0], []).append(o.label)
+        twins = [labels for labels in by_card.values() if len(labels) > 1]
+        if twins:
+            labels = twins[0]
+            assert len(set(labels)) == len(labels), labels
+            assert all(label.startswith("【起】 ") and ": " in label for label in labels)
+            return
+        m.choose(choice.player, agents[choice.player].decide(m, choice))
+    raise AssertionError("no card offered two 【起】 abilities")
+
+
+def test_ability_summary_falls_back_to_the_ability_number() -> None:
+    from tcgcore_guimi_revival.cards import Ability, get_pool
+    from tcgcore_guimi_revival.rules import _ability_summary
+
+    seer = get_pool("builtin").cards["rb_seer"]
+    assert _ability_summary(seer, 0).startswith("move 1 face-down card")
+    assert _ability_summary(seer, 1).endswith("…") and len(_ability_summary(seer, 1)) <= 72
+    blank = seer.__class__(**{**{f: getattr(seer, f) for f in seer.__struct_fields__},
+                              "abilities": (Ability(timing="ignition"),) * 2})
+    assert [_ability_summary(blank, i) for i in (0, 1)] == ["ability 1", "ability 2"]
+
+
+def test_played_log_lines_are_whole_sentences() -> None:
+    """A card played to the unit zone or face up into the Spirit World: no dangling "to"."""
+    from tcgcore_guimi_revival.plugin import describe
+
+    import tcgcore
+
+    m = new_match(4)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    lines = [describe(m.state, e) for e in m.events_since(0) if e.kind == "played"]
+    assert lines and not [line for line in lines if line.rstrip().endswith(" to")]
+    event = tcgcore.Event(seq=0, kind="played", player=0, code="seer_ev_figurine",
+                          src="hand.0", dst="spirit.0")
+    line = describe(m.state, event)
+    assert line.endswith("face up into the Spirit World") and " to " not in line, line

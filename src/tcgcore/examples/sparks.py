@@ -307,16 +307,21 @@ spec.resolve_trigger = resolve
 
 
 def view_extra(state: SparksState, viewer: int | None) -> dict[str, Any]:
-    """Public panel: scores and the target."""
-    return {"scores": list(state.scores), "target": state.options.target}
+    """Public panel: the round (``state.turn``: Sparks counts rounds), scores and the target."""
+    return {"round": state.turn, "scores": list(state.scores), "target": state.options.target}
+
+
+#: card-move event kinds as verbs in a sentence
+_VERBS = {"moved": "moves {c}", "drawn": "draws {c}", "set": "sets {c} face down",
+          "milled": "mills {c}"}
 
 
 def describe(state: SparksState, event: Event) -> str:
     """One readable line per event."""
     name = CARDS[event.code][0] if event.code else "a card"
     who = f"P{event.player}" if event.player is not None else ""
-    if event.kind in ("moved", "drawn", "set", "milled"):
-        return f"{who} {event.kind} {name} ({event.src} -> {event.dst})"
+    if event.kind in _VERBS:
+        return f"{who} {_VERBS[event.kind].format(c=name)} ({event.src} -> {event.dst})"
     if event.kind == "revealed":
         return f"{who} reveals {name}"
     if event.kind == "clash_won":

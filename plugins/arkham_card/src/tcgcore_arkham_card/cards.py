@@ -32,9 +32,11 @@ __all__ = [
     "TokenEffect",
     "Uses",
     "card_pool",
+    "find_scenario",
     "load_cards",
     "load_scenario",
     "parse_cards",
+    "scenario_list",
 ]
 
 #: The four skills, in printed order (RR: Skills).
@@ -394,6 +396,48 @@ def load_scenario(name: str) -> ScenarioDef:
     if cached is None:
         cached = _SCENARIOS[name] = _read_scenario(name)
     return cached
+
+
+def _simple(text: str) -> str:
+    """``"The Midnight Masks"`` / ``"midnight_masks"`` -> ``"midnightmasks"``: lower case,
+    letters and digits only, without a leading ``the``."""
+    low = "".join(ch for ch in text.lower() if ch.isalnum() or ch == " " or ch == "_")
+    low = low.replace("_", " ").strip()
+    if low.startswith("the "):
+        low = low[4:]
+    return low.replace(" ", "")
+
+
+def find_scenario(wanted: str, codes: list[str]) -> str | None:
+    """The code among ``codes`` (built-in scenario file names) that ``wanted`` names: the code
+    itself, or the scenario's name in any case, with or without ``The``, with spaces or
+    underscores (``"The Gathering"``, ``"gathering"``, ``"midnight_masks"``); ``None`` when
+    none matches. A scenario file that cannot be read does not match by name."""
+    if wanted in codes:
+        return wanted
+    key = _simple(wanted)
+    if not key:
+        return None
+    for code in codes:
+        try:
+            name = load_scenario(code).name
+        except tcgcore.CardDataError:
+            continue
+        if _simple(name) == key or _simple(code) == key:
+            return code
+    return None
+
+
+def scenario_list(codes: list[str]) -> str:
+    """``"01104 (The Gathering), 01120 (The Midnight Masks), …"`` for error messages."""
+    parts = []
+    for code in codes:
+        try:
+            name = load_scenario(code).name
+        except tcgcore.CardDataError:
+            name = ""
+        parts.append(f"{code} ({name})" if name and name != code else code)
+    return ", ".join(parts)
 
 
 def _read_scenario(name: str) -> ScenarioDef:

@@ -138,15 +138,20 @@ def load_deck(value: str, source: str = "deck") -> DeckList:
     or the text of an ArkhamDB deck JSON file.
 
     Raises:
-        tcgcore.DeckError: unknown name or unreadable JSON.
+        tcgcore.DeckError: unknown name or unreadable JSON; the text of a file that is no
+            deck JSON (a TOML deck list, several lines) is described, never quoted.
     """
-    if value.lstrip().startswith(("{", "[")):
+    stripped = value.strip()
+    if stripped.startswith("{") or _json_list(stripped):
         return parse_deck(value, source)
     try:
         return starter_deck(value)
     except KeyError:
+        if "\n" in stripped or "=" in stripped or stripped.startswith("["):
+            raise _bad(source, _not_a_deck(stripped)) from None
         known = ", ".join(STARTERS.values())
-        raise _bad(source, f"{value!r} is neither a starter deck ({known}) nor deck JSON") \
+        shown = value if len(value) <= 60 else value[:57] + "..."
+        raise _bad(source, f"{shown!r} is neither a starter deck ({known}) nor deck JSON") \
             from None
 
 
@@ -282,7 +287,7 @@ def _not_a_deck(text: str) -> str:
         if "=" not in text and not text.startswith("["):
             known = ", ".join(STARTERS.values())
             return f"not a JSON deck list nor a starter deck name ({known})"
-        got = "looks like TOML"
+        got = "looks like a TOML (Guimi) deck list"
     else:
         got = {type(None): "got null", str: "got a string",
                bool: "got true/false"}.get(type(raw), "got a number")

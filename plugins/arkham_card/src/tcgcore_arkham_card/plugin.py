@@ -152,6 +152,74 @@ def _id_name(state: ArkhamState, cid: Any) -> str:
         return str(cid)
 
 
+#: an investigator's zones (``KIND.SEAT``) and the shared zones, as words in a sentence
+_OWN_ZONES = {"deck": "deck", "hand": "hand", "discard": "discard pile",
+              "play": "play area", "threat": "threat area", "aside": "set-aside cards"}
+_SHARED_ZONES = {"encounter": "the encounter deck",
+                 "encounter_discard": "the encounter discard pile", "locations": "play",
+                 "setaside": "the set-aside cards", "acts": "the act deck",
+                 "agendas": "the agenda deck", "victory": "the victory display",
+                 "committed": "the skill test", "resolving": "the resolving cards",
+                 "out": "out of the game", "removed": "out of the game"}
+
+
+def _zone_words(state: ArkhamState, zone: str | None) -> str:
+    """``"Roland Banks's hand"``, ``"the encounter deck"``, ``"Study"`` (a card attached
+    to location ``at.ID``) for a zone id; the id itself when it is none of these."""
+    if not zone:
+        return "nowhere"
+    kind, _, rest = zone.partition(".")
+    if kind == "at" and rest:
+        return _id_name(state, rest)
+    if kind in _OWN_ZONES and rest.isdigit():
+        owner = _who(state, int(rest))
+        return f"{owner}'s {_OWN_ZONES[kind]}" if owner else f"a {_OWN_ZONES[kind]}"
+    return _SHARED_ZONES.get(zone, zone)
+
+
+#: sentences for card moves and bookkeeping events by kind: ``{who}`` the investigator,
+#: ``{c}`` the card, ``{src}`` / ``{dst}`` the zones in words (see :func:`_zone_words`)
+_MOVE_LINES = {
+    "moved": "{c} goes from {src} to {dst}",
+    "entered_play": "{c} enters {dst}",
+    "asset_played": "{who} now controls {c}",
+    "put_into_play": "{c} is put into play",
+    "set_aside": "{who} sets {c} aside",
+    "searched": "{who} finds {c} in {src}",
+    "returned": "{c} returns to {dst}",
+    "attached": "{c} is attached to {dst}",
+    "shuffled_back": "{c} is shuffled back into {dst}",
+    "to_deck_bottom": "{c} goes to the bottom of {dst}",
+    "reordered": "{c} is put back into {dst} in a new order",
+    "ability_used": "{who} uses {c}",
+    "enemy_engaged": "{c} engages {who}",
+}
+
+
+def _bookkeeping(state: ArkhamState, event: tcgcore.Event, who: str, name: str) -> str | None:
+    """A sentence for a card move or a bookkeeping event (without the ``  · `` mark), or
+    ``None`` when the kind has none."""
+    k = event.kind
+    data = event.data or {}
+    if k == "shuffled":
+        return f"{_zone_words(state, event.src)} is shuffled" if event.src else \
+            f"{who} shuffles".strip()
+    if k == "deck_imported":
+        return f"{who}'s deck is ready ({data.get('cards', '?')} cards)"
+    if k == "test_ended":
+        verdict = "succeeded" if data.get("success") else "failed"
+        return f"{who}'s skill test is over ({verdict})"
+    if k == "phase_ended":
+        return f"end of the {data.get('phase', '')} phase".replace("the  phase", "the phase")
+    if k == "flipped":
+        return f"{name} is flipped"
+    line = _MOVE_LINES.get(k)
+    if line is None:
+        return None
+    return line.format(who=who or "someone", c=name or "a card",
+                       src=_zone_words(state, event.src), dst=_zone_words(state, event.dst))
+
+
 def describe(state: ArkhamState, event: tcgcore.Event) -> str:
     """One readable line per event for ``tcgcore play``: rounds and phases, actions,
     skill tests with the token and the arithmetic, encounter cards, doom, clues, damage
@@ -230,8 +298,6 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
         return f"{name} goes to {who}'s threat area"
     if k == "disengaged":
         return f"{name} is no longer engaged"
-    if k == "flipped":
-        return f"  · {name} is flipped"
     if k == "round_ended":
         return f"--- End of round {amt} ---"
     if k == "entered":
@@ -265,9 +331,19 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
         return f"{who}: {name} triggers" if name else f"{who}: ability"
     if k == "game_over":
         return _describe_end(state)
+    if k == "enemy_entered":
+        return f"{_id_name(state, data.get('enemy'))} enters {name}" \
+            if data.get("enemy") is not None else f"An enemy enters {name}"
+    line = _bookkeeping(state, event, who, name)
+    if line:
+        line = line[0].upper() + line[1:]
+        return ("  · " if k in _SKIP else "") + line
     if k in _SKIP:
         bits = [b for b in (who, k.replace("_", " "), name) if b]
         return "  · " + " ".join(bits)
+    if event.src or event.dst:
+        return (f"{name or 'A card'} ({k.replace('_', ' ')}) goes from "
+                f"{_zone_words(state, event.src)} to {_zone_words(state, event.dst)}")
     parts = [p for p in (who, k.replace("_", " "), name) if p]
     if amt is not None:
         parts.append(str(amt))

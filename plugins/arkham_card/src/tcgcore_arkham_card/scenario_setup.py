@@ -10,7 +10,15 @@ import msgspec
 
 import tcgcore
 
-from .cards import CardDef, ScenarioDef, TokenEffect, card_pool, load_scenario
+from .cards import (
+    CardDef,
+    ScenarioDef,
+    TokenEffect,
+    card_pool,
+    find_scenario,
+    load_scenario,
+    scenario_list,
+)
 from .decks import STARTERS, DeckList, deck_codes, deck_problems, load_deck, starter_deck
 from .rules import (
     GAME,
@@ -142,9 +150,11 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
     if not isinstance(scen, str):
         raise tcgcore.OptionsError(f"{GAME}: option 'scenario' must be a name or a description")
     names = scenario_names()
-    if scen not in names:
+    found = find_scenario(scen, names)  # a code, or a name in any case
+    if found is None:
         raise tcgcore.OptionsError(f"{GAME}: option 'scenario': unknown scenario {scen!r}; "
-                                   f"the scenarios are {', '.join(names)}")
+                                   f"the scenarios are {scenario_list(names)}")
+    scen = found
     try:
         sdef = load_scenario(scen)
     except tcgcore.CardDataError as exc:
@@ -244,7 +254,16 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
         raise tcgcore.OptionsError(f"{GAME}: option 'investigators' disagrees with the "
                                    "investigators of the decks in option 'decks'")
     if len(set(invs)) != len(invs):
-        raise tcgcore.OptionsError(f"{GAME}: option 'investigators' repeats an investigator")
+        twice = next(i for i in invs if invs.count(i) > 1)
+        seats = [s for s, i in enumerate(invs) if i == twice]
+        who = card_pool()[str(twice)].name if str(twice) in card_pool() else str(twice)
+        if imported:
+            raise tcgcore.OptionsError(
+                f"{GAME}: option 'decks': seats {' and '.join(map(str, seats))} got the same "
+                f"investigator's deck ({who}); each investigator can be played by one seat "
+                "only, so give each seat a different investigator's deck")
+        raise tcgcore.OptionsError(f"{GAME}: option 'investigators' repeats an investigator "
+                                   f"({who}, seats {' and '.join(map(str, seats))})")
     trauma = options.get("trauma", [[0, 0]] * n)
     if not isinstance(trauma, list) or len(trauma) != n:
         raise tcgcore.OptionsError(f"{GAME}: option 'trauma' needs [physical, mental] per seat")

@@ -158,7 +158,8 @@ def parse_deck_text(text: str, source: str = "deck") -> DeckList:
     (format: ``docs/guimi_revival/decks.md``).
 
     Raises:
-        tcgcore.DeckError: unreadable text or a wrong shape (the problem names the field).
+        tcgcore.DeckError: unreadable text or a wrong shape (the problem names the field;
+            an ArkhamDB deck JSON is recognised and named as such).
     """
     stripped = text.strip()
     raw: Any = None
@@ -178,6 +179,11 @@ def parse_deck_text(text: str, source: str = "deck") -> DeckList:
         got = "an empty file" if not stripped else _KIND.get(type(raw), "a number")
         problem = (f"{source}: not a deck list (expected a TOML table or a JSON object with "
                    f"revival, main and extra; got {got})")
+        raise tcgcore.DeckError(f"{source}: not a deck list", [problem])
+    if "investigator_code" in raw or "slots" in raw:  # another game's deck file
+        problem = (f"{source}: not a deck list (looks like an ArkhamDB deck "
+                   "(investigator_code/slots), for arkham_card; a guimi_revival deck has "
+                   "revival, main and extra)")
         raise tcgcore.DeckError(f"{source}: not a deck list", [problem])
     return parse_deck(raw, source)
 

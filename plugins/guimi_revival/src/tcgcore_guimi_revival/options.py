@@ -7,6 +7,7 @@ Every rules option of section 14 is a field of :class:`RulesOptions` with its de
 
 from __future__ import annotations
 
+import typing
 from typing import Any, Literal
 
 import msgspec
@@ -67,10 +68,22 @@ def parse_rules_options(options: dict[str, Any]) -> RulesOptions:
     try:
         opts = msgspec.convert(picked, RulesOptions)
     except msgspec.ValidationError as exc:
-        raise tcgcore.OptionsError(f"{GAME}: bad rules option: {exc}") from None
+        raise tcgcore.OptionsError(f"{GAME}: bad rules option: {exc}{_choices(str(exc))}") \
+            from None
     if not 0 <= opts.max_moves_per_turn <= 1000:
         raise tcgcore.OptionsError(f"{GAME}: option max_moves_per_turn must be 0..1000")
     return opts
+
+
+def _choices(error: str) -> str:
+    """``"; defeat_condition is one of mad_while_dead, death"`` for a validation error at
+    ``$.<option>`` whose option takes fixed values; ``""`` otherwise."""
+    _, sep, at = error.rpartition("at `$.")
+    name = at.rstrip("`") if sep else ""
+    hint = typing.get_type_hints(RulesOptions).get(name)
+    if hint is None or typing.get_origin(hint) is not Literal:
+        return ""
+    return f"; {name} is one of {', '.join(map(str, typing.get_args(hint)))}"
 
 
 def check_known(options: dict[str, Any]) -> None:

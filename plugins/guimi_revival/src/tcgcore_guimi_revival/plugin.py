@@ -25,7 +25,9 @@ __all__ = ["card_name", "card_text", "describe", "find_card", "render_panel", "s
 def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
     """Public panels per player (only public facts: counts, sequence, counters).
 
-    Returns ``{"round", "phase", "first", "players": [panel, panel]}`` where a panel has
+    Returns ``{"round", "phase", "first", "turn_player", "players": [panel, panel]}``
+    (``turn_player``: the seat whose turn it is, ``None`` during the battle phase, which
+    belongs to no player; the text board's header reads it) where a panel has
     ``sequence``, ``pathway``, ``stack``, ``digested``, ``corruption``, ``step_corruption``,
     ``dead_corruption``, ``mad``, ``dead``, ``slumbering``, ``status``, ``status_face_down``,
     ``spirit_world``, ``hand``, ``deck``, ``extra``, ``events_played``, ``rewarded``.
@@ -58,6 +60,7 @@ def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
             "rewarded": state.rewarded[p],
         })
     return {"round": state.round, "phase": state.phase, "first": state.first,
+            "turn_player": None if state.in_battle else state.active_player,
             "players": players}
 
 
@@ -165,8 +168,9 @@ def render_panel(view: View) -> list[str]:
         return []
     defs = _defs()
     phase = panel.get("phase", "")
-    turn = "battle (no turn player)" if phase in ("battle", "damage", "battle_end") else \
-        f"P{view.active_player}'s turn"
+    battle = panel["turn_player"] is None if "turn_player" in panel else \
+        phase in ("battle", "damage", "battle_end")
+    turn = "battle (no turn player)" if battle else f"P{view.active_player}'s turn"
     lines = [f"Round {panel.get('round')}  phase {phase}  {turn}  (first player P{panel.get('first')})"]
     zones = {zv.id: zv for zv in view.zones}
     for p, pl in enumerate(panel.get("players", [])):
@@ -224,7 +228,7 @@ def _id_name(state: GuimiState, cid: Any) -> str:
 
 
 _MOVES = {
-    "drawn": "draws {c}", "played": "plays {c} to {slot}", "set": "sets {c} face down in the "
+    "drawn": "draws {c}", "played": "plays {c}{slot}", "set": "sets {c} face down in the "
     "Spirit World", "resolved": "{c} goes to the Underworld", "to_hand": "puts {c} into the hand",
     "potion_activated": "activates the potion {c} (now a characteristic in the Spirit World)",
     "absorbed": "absorbs {c} into the characteristic stack", "to_bottom": "puts {c} on the "
@@ -257,7 +261,9 @@ def describe(state: GuimiState, event: Event) -> str:
     if k in _MOVES and (event.src or event.dst):
         slot = ""
         if event.dst and event.dst.startswith("units."):
-            slot = "the unit zone"
+            slot = " to the unit zone"
+        elif event.dst and event.dst.startswith("spirit."):
+            slot = " face up into the Spirit World"
         facing = "face down" if data.get("face_down") else ""
         text = _MOVES[k].format(c=c, slot=slot, facing=facing).strip()
         return f"  {who}{text}" if text.startswith("'") else f"  {who} {text}"

@@ -843,8 +843,27 @@ def _label(kind: str, d: CardDef, n: int = 0) -> str:
         elif kind == "potion":
             text = f"Activate potion {d.name_en}"
         else:
-            text = f"【起】 {d.name_en}"
+            text = f"【起】 {d.name_en}: {_ability_summary(d, n)}"
         _LABELS[key] = text
+    return text
+
+
+#: longest ability text shown in a 【起】 option label before it is cut with "…"
+_ABILITY_LABEL_MAX = 72
+
+
+def _ability_summary(d: CardDef, n: int) -> str:
+    """What ability ``n`` of ``d`` does, for its 【起】 option label: its English text without
+    the leading ``【起】:`` (cut at :data:`_ABILITY_LABEL_MAX` characters), else ``ability N``
+    (1-based), so that two 【起】 options of one card never read the same."""
+    ab = d.abilities[n] if 0 <= n < len(d.abilities) else None
+    text = ab.text_en.strip() if ab is not None else ""
+    if text.startswith("【起】"):
+        text = text[len("【起】"):].lstrip(" :：").strip()
+    if not text:
+        return f"ability {n + 1}"
+    if len(text) > _ABILITY_LABEL_MAX:
+        text = text[:_ABILITY_LABEL_MAX - 1].rstrip() + "…"
     return text
 
 
@@ -866,7 +885,7 @@ def _main_opt(verb: str, cid: int, n: int, code: str, d: CardDef) -> Option:
     elif verb == "event_set":
         key, label = f"event:{cid}:set", _label("event_set", d)
     elif verb == "ignite":
-        key, label = f"ignite:{cid}:{n}", _label("ignite", d)
+        key, label = f"ignite:{cid}:{n}", _label("ignite", d, n)
     else:  # extra, flip, potion
         key, label = f"{verb}:{cid}", _label(verb, d)
     opt = _OPTS[(verb, cid, n, code)] = Option(key=key, label=label, card=cid)

@@ -81,9 +81,13 @@ def test_A980_3_human_upgrade_step_and_text_agent() -> None:
     camp = start_campaign(["roland"], seed=1)
     camp.investigators[0].xp = 3
     out = io.StringIO()
-    agent = TextAgent(out, io.StringIO("x\n2\n1\n"))  # a bad answer, one purchase, done
+    # a bad answer, one purchase, the card that leaves (the second in the list), done
+    agent = TextAgent(out, io.StringIO("x\n2\n2\n1\n"))
     after = _human_upgrades(camp, 0, agent)
     assert after.investigators[0].xp < 3 and "Keep the deck" in out.getvalue()
+    assert "which card leaves the deck?" in out.getvalue()  # A956.3: the person picks it
+    gone = [c for c in camp.investigators[0].deck if c not in after.investigators[0].deck]
+    assert len(gone) == 1 and len(after.investigators[0].deck) == len(camp.investigators[0].deck)
     assert "not accepted: 'x'" in out.getvalue()
 
 

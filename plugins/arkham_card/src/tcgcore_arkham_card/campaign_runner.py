@@ -30,6 +30,7 @@ from .campaign import (
 )
 from .campaign_tools import (
     _purchases,
+    _removable,
     export_deck,
     load_campaign_file,
     save_campaign,
@@ -251,7 +252,7 @@ def _human_upgrades(camp: Campaign, seat: int, agent: TextAgent) -> Campaign:
         opts = [tcgcore.Option(key="done", label="Keep the deck")]
         for i, (_, cost, add, remove) in enumerate(buys):
             what = f"upgrade to {pool[add].name} ({add})" if remove is None else \
-                f"buy {pool[add].name} ({add}) for {pool[remove].name}"
+                f"buy {pool[add].name} ({add})"
             opts.append(tcgcore.Option(key=f"buy{i}", label=f"{what}, {cost} xp"))
         choice = tcgcore.Choice(player=seat, kind="upgrade", options=opts,
                                 prompt=f"{pool[inv.code].name}: {inv.xp} experience to spend")
@@ -259,8 +260,27 @@ def _human_upgrades(camp: Campaign, seat: int, agent: TextAgent) -> Campaign:
         if key == "done":
             return camp
         _, _, add, remove = buys[int(key[3:])]
+        if remove is not None:
+            remove = _choose_removal(camp, seat, add, remove, agent)
         camp = buy_card(camp, seat, add, remove)
     return camp
+
+
+def _choose_removal(camp: Campaign, seat: int, add: str, suggested: str,
+                    agent: TextAgent) -> str:
+    """A new card needs a card to leave the deck (A956.3): the person picks any card that
+    may be removed (not a weakness, signature or story card, A956.4), the policy's
+    suggestion first."""
+    pool = card_pool()
+    inv = camp.investigators[seat]
+    idef = pool[inv.code]
+    codes = sorted({c for c in inv.deck if c in pool and _removable(idef, pool[c], c)},
+                   key=lambda c: (c != suggested, pool[c].name, c))
+    opts = [tcgcore.Option(key=f"out:{c}", label=f"{pool[c].name} ({c}, level "
+                                                 f"{pool[c].xp or 0})") for c in codes]
+    choice = tcgcore.Choice(player=seat, kind="upgrade_removal", options=opts,
+                            prompt=f"{pool[add].name} comes in: which card leaves the deck?")
+    return agent.ask(choice)[0][4:]
 
 
 def _check_resumed(match: tcgcore.Match[Any], camp: Campaign, code: str) -> None:

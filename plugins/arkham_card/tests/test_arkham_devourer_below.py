@@ -344,6 +344,7 @@ def test_A993_6_disrupting_the_ritual_needs_clues_and_gives_R1() -> None:
     answer(m, f"activate:{act}:0")
     answer(m, "a")  # willpower 3 + 1 vs 3
     assert st(m).cards[act].counters["clues"] == 1 and st(m).inv[0].clues == 1
+    assert m.view(0).panel["act"]["clues_on_act"] == 1  # progress is public
     answer(m, f"activate:{act}:0")
     answer(m, "b")  # agility 2 - 5: fails
     assert st(m).cards[act].counters["clues"] == 1 and st(m).inv[0].clues == 0

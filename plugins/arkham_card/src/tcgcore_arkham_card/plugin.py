@@ -105,7 +105,9 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
                    "doom_in_play": doom_in_play(state), "threshold": agenda_threshold(state)},
         "act": {"code": state.cards[act].code if act >= 0 else None,
                 "clues_needed": act_threshold(state),
-                "group_clues": sum(i.clues for i in state.inv if not i.status)},
+                "group_clues": sum(i.clues for i in state.inv if not i.status),
+                # clues placed on the act itself (Disrupting the Ritual, A993.6)
+                "clues_on_act": state.cards[act].counters.get("clues", 0) if act >= 0 else 0},
         "chaos_bag": dict(sorted(bag.items())),
         "victory": victory_total(state),
         "test": None if test is None else {

@@ -340,6 +340,11 @@ def test_A980_6_save_to_a_named_file_and_when_input_ends(tmp_path: Path) -> None
                       inp=f"save {tmp_path / 'no' / 'x.json'}\nsave {named}\n")
     assert code == 0 and "cannot save to" in text and f"campaign saved to {named}" in text
     assert load_campaign_file(named.read_bytes()).match
+    other = tmp_path / "other.json"  # another file than --save, before --save exists
+    code, text = _cli("night_of_the_zealot", "--deck", "roland", "--human", "0",
+                      "--save", str(tmp_path / "later.json"), inp=f"save {other}\n")
+    assert code == 0 and load_campaign_file(other.read_bytes()).match
+    assert not (tmp_path / "later.json").exists()
     eof = tmp_path / "eof.json"
     code, text = _cli("night_of_the_zealot", "--deck", "roland", "--human", "0",
                       "--save", str(eof), inp="")

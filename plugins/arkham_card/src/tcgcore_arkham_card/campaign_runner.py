@@ -498,11 +498,11 @@ def run_campaign_cli(argv: list[str], out: TextIO, inp: TextIO) -> int:
     bad = [h for h in humans if not 0 <= h < len(camp.investigators)]
     if bad:
         p.error(f"--human {bad[0]}: the campaign has seats 0..{len(camp.investigators) - 1}")
-    camp, _ = run_campaign(camp, remaining, seed=seed, humans=frozenset(humans),
-                           out=out, inp=inp, save=Path(args.save) if args.save else None,
-                           stop_after=args.stop_after, match_json=match_json)
-    if args.save and load_campaign_file(Path(args.save).read_bytes()).match:
-        return 0  # stopped during a scenario; --resume continues it
+    camp, played = run_campaign(camp, remaining, seed=seed, humans=frozenset(humans),
+                                out=out, inp=inp, save=Path(args.save) if args.save else None,
+                                stop_after=args.stop_after, match_json=match_json)
+    if not camp.lost and len(played) < len(remaining):
+        return 0  # stopped during a scenario and saved; --resume continues it
     missing = MISSING.get(args.name, ())
     if camp.lost:
         out.write("\nThe campaign is lost.\n")

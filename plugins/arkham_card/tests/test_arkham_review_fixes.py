@@ -2,7 +2,10 @@
 (A985.3), validated trauma (A309.1), deck/scenario file errors of the command line, the
 campaign log's cultists who got away (A991.5), Twisting Paths and engagement (A992.3),
 useless clue events under The Masked Hunter (A904.2, A984.2), save-file checks, clearer
-labels and player-chosen searches."""
+labels and player-chosen searches. Second review: forced abilities before reactions
+(Ruth Turner, A902.1), cards that could change nothing (A904.2), Hospital Debts' limit,
+Wendy's Amulet in every window, hidden encounter searches (A909.1), Disc of Itzamna,
+Police Badge requests, Cat Burglar, Encyclopedia and On the Lam."""
 
 from __future__ import annotations
 
@@ -363,3 +366,259 @@ def test_A984_6_herman_collins_parley_pays_the_discards_first() -> None:
     assert "01138" in codes_in(m, "victory") and len(codes_in(m, "hand.0")) == 1
     order = [e.kind for e in events(m) if e.kind in ("discarded", "to_victory")]
     assert order[-1] == "to_victory" and order.count("discarded") >= 4
+
+
+# ---------------------------------------------------------------- second review
+
+
+def _desc(*invs: dict[str, Any], **kw: Any) -> dict[str, Any]:
+    from tcgcore_arkham_card.testkit import desc
+
+    out: dict[str, Any] = desc(*invs, **kw)
+    return out
+
+
+def _until_action(m: Any) -> None:
+    from tcgcore_arkham_card.testkit import kind
+
+    for _ in range(20):
+        if kind(m) == "action":
+            return
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+
+
+def test_A902_1_A984_4_ruth_turner_leaves_before_close_call_is_offered() -> None:
+    from tcgcore_arkham_card.testkit import codes_in, events, kind
+
+    m = scenario(_desc({"code": "t_inv_rogue", "location": "t_loc_a", "hand": ["01083"],
+                        "deck": ["01088"] * 5},
+                       enemies=[{"code": "01141", "engaged": 0}], tokens=["+1"] * 4))
+    answer(m, next(k for k in keys(m) if k.startswith("evade")))
+    seen: list[str] = []
+    while kind(m) != "action":
+        seen.append(kind(m))
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+    assert "use_trigger" not in seen  # Close Call has nothing left to shuffle back
+    assert codes_in(m, "victory") == ["01141"] and codes_in(m, "hand.0") == ["01083"]
+    order = [e.kind for e in events(m)]
+    assert order.index("enemy_evaded") < order.index("to_victory")
+
+
+def test_A904_2_extra_ammunition_and_first_aid_need_something_to_change() -> None:
+    m = scenario(_desc({"code": "t_inv_seeker", "location": "t_loc_a", "assets": ["01019"],
+                        "hand": ["01026"], "resources": 5, "deck": ["01088"] * 5},
+                       {"code": "t_inv_guard", "location": "t_loc_b", "damage": 2,
+                        "assets": ["01016"], "deck": ["01088"] * 5}))
+    answer(m, "inv:0")
+    labels = [o.label for o in pending(m).options]
+    assert not any("Extra Ammunition" in x or "First Aid" in x for x in labels)
+    # the hurt Guardian with the Firearm comes over: now both can be used
+    m2 = scenario(_desc({"code": "t_inv_seeker", "location": "t_loc_a", "assets": ["01019"],
+                         "hand": ["01026"], "resources": 5, "deck": ["01088"] * 5},
+                        {"code": "t_inv_guard", "location": "t_loc_a", "damage": 2,
+                         "assets": ["01016"], "deck": ["01088"] * 5}))
+    answer(m2, "inv:0")
+    labels = [o.label for o in pending(m2).options]
+    assert any("Extra Ammunition" in x for x in labels)
+    assert sum("First Aid" in x for x in labels) == 1  # heal damage only: nobody has horror
+
+
+def test_A904_2_old_book_of_lore_skips_empty_decks() -> None:
+    from tcgcore_arkham_card.testkit import kind
+
+    m = scenario(_desc({"code": "t_inv_guard", "location": "t_loc_a", "assets": ["01031"],
+                        "deck": []},
+                       {"code": "t_inv_seeker", "location": "t_loc_a", "deck": ["01088"]}))
+    answer(m, "inv:0")
+    book = next(o.key for o in pending(m).options if "Old Book" in o.label)
+    answer(m, book)
+    assert kind(m) != "choose_investigator"  # only the Seeker's deck can be searched
+    m = scenario(_desc({"code": "t_inv_guard", "location": "t_loc_a", "assets": ["01031"],
+                        "deck": []},
+                       {"code": "t_inv_seeker", "location": "t_loc_b", "deck": ["01088"]}))
+    answer(m, "inv:0")
+    assert not any("Old Book" in o.label for o in pending(m).options)
+
+
+def test_A904_2_A978_9_second_disc_of_itzamna_not_offered_for_a_discarded_enemy() -> None:
+    from tcgcore_arkham_card.testkit import codes_in, kind
+
+    m = scenario(_desc({"code": "t_inv_guard", "location": "t_loc_a", "assets": ["01041"],
+                        "deck": ["01088"] * 5},
+                       {"code": "t_inv_seeker", "location": "t_loc_a", "assets": ["01041"],
+                        "deck": ["01088"] * 5},
+                       encounter_deck=["t_rat", "t_ghoul", "t_rat", "t_rat"], phase="mythos",
+                       round=2))
+    assert kind(m) == "order_triggers" and len(keys(m)) == 2
+    answer(m, keys(m)[0])
+    answer(m, "yes")  # the Guardian's Disc discards the rat
+    # the Seeker's Disc is next offered for the ghoul the Seeker draws, not for the rat
+    assert kind(m) == "use_trigger" and pending(m).player == 1
+    answer(m, "yes")
+    _until_action(m)
+    assert sorted(codes_in(m, "encounter_discard")) == ["t_ghoul", "t_rat"]
+    assert codes_in(m, "threat.1") == [] and codes_in(m, "discard.1") == ["01041"]
+
+
+def test_A974_3_hospital_debts_twice_per_round_counts_for_the_card() -> None:
+    m = scenario(_desc({"code": "01003", "location": "t_loc_a", "threat": ["01011"],
+                        "deck": ["01088"] * 5},
+                       {"code": "t_inv_seeker", "location": "t_loc_a", "deck": ["01088"] * 5}))
+
+    def debts() -> list[str]:
+        return [o.key for o in pending(m).options if "Hospital" in o.label]
+
+    answer(m, "inv:1")
+    answer(m, debts()[0])
+    answer(m, debts()[0])
+    assert debts() == []
+    answer(m, "end_turn")
+    assert debts() == []  # Skids may not add two more this round
+    debt = next(c for c in st(m).cards if c.code == "01011")
+    assert debt.counters.get("resources") == 2
+
+
+def test_A975_13_wendys_amulet_top_event_in_reaction_windows() -> None:
+    from tcgcore_arkham_card.testkit import codes_in, kind
+
+    # Sure Gamble on top of the discard pile: offered after a negative token
+    m = scenario(_desc({"code": "01005", "location": "t_loc_a", "assets": ["01014"],
+                        "discard": ["01088", "01056"], "deck": ["01037"] * 5},
+                       tokens=["-2"] * 4))
+    answer(m, "investigate")
+    while kind(m) != "sure_gamble":
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+    gamble = next(k for k in keys(m) if k.startswith("play:"))
+    answer(m, gamble)
+    _until_action(m)
+    assert codes_in(m, "discard.0") == ["01088"] and codes_in(m, "deck.0")[-1] == "01056"
+    # Close Call on top: offered after an evasion like a hand card
+    m = scenario(_desc({"code": "01005", "location": "t_loc_a", "assets": ["01014"],
+                        "discard": ["01083"], "deck": ["01037"] * 5},
+                       enemies=[{"code": "t_rat", "engaged": 0}], tokens=["+1"] * 4))
+    answer(m, next(k for k in keys(m) if k.startswith("evade")))
+    while kind(m) not in ("use_trigger", "action"):
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+    assert kind(m) == "use_trigger"
+    answer(m, "yes")
+    _until_action(m)
+    assert "t_rat" in codes_in(m, "encounter") and codes_in(m, "deck.0")[-1] == "01083"
+
+
+def test_A909_1_encounter_search_choices_stay_hidden_from_the_others() -> None:
+    from tcgcore_arkham_card.testkit import codes_in, kind
+
+    import tcgcore.testing as tt
+
+    skull = {"skull": {"modifier": -5,
+                       "after_fail": [{"op": "search_encounter", "trait": "Ghoul"}]}}
+    m = scenario(_desc({"code": "t_inv_guard", "location": "t_loc_a", "deck": ["01088"] * 5},
+                       {"code": "t_inv_seeker", "location": "t_loc_c", "deck": ["01088"] * 5},
+                       tokens=["skull"], token_effects=skull,
+                       encounter_deck=["t_rat", "t_ghoul", "t_rat", "t_brute", "t_boss",
+                                       "t_ghoul"]))
+    answer(m, "inv:0")
+    answer(m, "investigate")
+    while kind(m) != "search":
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+    for viewer in (0, 1, None):
+        view = m.view(viewer)
+        zones = {z.id: z for z in view.zones}
+        assert zones["resolving"].count == 0
+        assert [c.code for c in zones["aside.0"].cards if c is not None] == (
+            ["t_ghoul", "t_boss"] if viewer == 0 else [])
+        tt.assert_view_hides(m, viewer)
+    answer(m, keys(m)[1])  # the Ghoul Lord
+    _until_action(m)
+    assert codes_in(m, "aside.0") == [] and sorted(codes_in(m, "encounter")) == [
+        "t_brute", "t_ghoul", "t_ghoul", "t_rat", "t_rat"]
+
+
+def test_A978_6_disc_of_itzamna_discards_a_weakness_enemy() -> None:
+    from tcgcore_arkham_card.testkit import codes_in, kind
+
+    m = scenario(_desc({"code": "t_inv_guard", "location": "t_loc_a", "assets": ["01041"],
+                        "deck": ["01101", "01088"]}))
+    answer(m, "draw")  # Mob Enforcer, a weakness enemy, spawns engaged with the Guardian
+    assert kind(m) == "use_trigger"
+    answer(m, "yes")
+    assert codes_in(m, "threat.0") == [] and "01101" in codes_in(m, "discard.0")
+
+
+def test_A978_4_police_badge_request_refused_once_per_turn_and_named() -> None:
+    m = scenario(_desc({"code": "t_inv_guard", "location": "t_loc_a", "assets": ["01027"],
+                        "deck": ["01088"] * 5},
+                       {"code": "t_inv_seeker", "location": "t_loc_a", "deck": ["01088"] * 5}))
+    answer(m, "inv:1")
+    lend = next(o for o in pending(m).options if o.key.startswith("lend:"))
+    assert lend.label == "Ask Test Guardian to use Police Badge"
+    answer(m, lend.key)
+    answer(m, "pass")
+    assert lend.key not in keys(m)  # refused: not offered again this turn
+
+
+def test_A904_2_labels_tell_first_aid_abilities_and_sure_gamble_copies_apart() -> None:
+    from tcgcore_arkham_card.testkit import kind
+
+    m = scenario(_desc({"code": "t_inv_seeker", "location": "t_loc_a", "assets": ["01019"],
+                        "damage": 1, "horror": 1, "deck": ["01088"] * 5}))
+    labels = sorted(o.label for o in pending(m).options if "First Aid" in o.label)
+    assert labels == ["First Aid: heal damage", "First Aid: heal horror"]
+    m = scenario(_desc({"code": "t_inv_rogue", "location": "t_loc_a",
+                        "hand": ["01056", "01056"], "deck": ["01088"] * 5}, tokens=["-2"] * 4))
+    answer(m, "investigate")
+    while kind(m) != "sure_gamble":
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+    plays = [o for o in pending(m).options if o.key.startswith("play:")]
+    assert len(plays) == 2 and len({o.label for o in plays}) == 2
+
+
+def test_A975_14_A978_4_cat_burglar_moves_without_a_stay_option() -> None:
+    from tcgcore_arkham_card.testkit import kind
+
+    m = scenario(_desc({"code": "t_inv_rogue", "location": "t_loc_b", "assets": ["01055"],
+                        "deck": ["01088"] * 5}, enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    answer(m, f"activate:{enemy(m, '01055')}:0")
+    assert kind(m) == "choose_location" and "stay" not in keys(m)
+    assert all(k.startswith("location:") for k in keys(m))
+
+
+def test_A978_3_encyclopedia_bonus_ends_with_the_phase() -> None:
+    from tcgcore_arkham_card.rules import skill_value
+    from tcgcore_arkham_card.testkit import kind
+
+    m = scenario(_desc({"code": "t_inv_seeker", "location": "t_loc_a", "assets": ["01042"],
+                        "deck": ["01088"] * 5},
+                       enemies=[{"code": "t_rat", "engaged": 0}, {"code": "t_rat", "engaged": 0}]))
+    base = skill_value(st(m), 0, "agility")
+    answer(m, next(o.key for o in pending(m).options if "Encyclopedia" in o.label))
+    while kind(m) != "choose_skill":  # attacks of opportunity come first
+        answer(m, keys(m)[0])
+    answer(m, "skill:agility")
+    _until_action(m)
+    assert skill_value(st(m), 0, "agility") == base + 2
+    answer(m, "end_turn")
+    while kind(m) != "attack_order":  # the two rats attack in the enemy phase
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+    assert st(m).phase == "enemy"
+    assert skill_value(st(m), 0, "agility") == base  # the investigation phase is over
+
+
+def test_A974_6_on_the_lam_enemies_not_in_the_attack_order() -> None:
+    from tcgcore_arkham_card.testkit import kind
+
+    m = scenario(_desc({"code": "01003", "location": "t_loc_a", "hand": ["01010"],
+                        "deck": ["01088"] * 5},
+                       enemies=[{"code": "t_rat", "engaged": 0},
+                                {"code": "t_rat", "engaged": 0}]))
+    answer(m, "resource")
+    _until_action(m)
+    answer(m, f"fastplay:{enemy(m, '01010')}")
+    _until_action(m)
+    answer(m, "end_turn")
+    seen = []
+    while kind(m) != "action":  # through the enemy phase to the next round's first action
+        seen.append(kind(m))
+        answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
+    assert "attack_order" not in seen  # neither rat could attack Skids
+    assert "flag:on_the_lam:round" not in st(m).inv[0].limits  # the round did end

@@ -37,11 +37,13 @@ from .rules import (
     discard_card,
     dof,
     draw_cards,
+    end_phase_limits,
     enemies_at,
     engaged_enemies,
     engaged_seat,
     enter_location,
     has_kw,
+    limit_store,
     location_of,
     name_of,
     player_order,
@@ -87,6 +89,7 @@ from .state import (
 @spec.handles(InvestigationPhase)
 def _investigation(eng: Eng, step: InvestigationPhase) -> None:
     state = eng.state
+    end_phase_limits(state)  # the mythos phase (or the setup) ended (A978.3)
     state.phase = "investigation"
     for inv in state.inv:
         inv.acted = False
@@ -187,17 +190,23 @@ def _effect_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
         return bool(engaged_enemies(state, seat))
     if e.op in ("take_investigate", "perform_investigate"):
         return can_investigate(state, loc)  # A985.3
+    if e.op in ("add_uses_here", "choose_investigator"):  # Extra Ammunition: a Firearm here
+        return _card_choices.choice_useful(state, seat, e)
     return True
 
 
 def _ability_word(ab: Ability) -> str:
     """What an action ability's option label says: its designator (``fight``, ...), the
-    test it starts (``test combat (4)``, Locked Door) or ``ability``."""
+    test it starts (``test combat (4)``, Locked Door), what it heals (``heal damage``,
+    First Aid) or ``ability``."""
     if ab.action:
         return ab.action
     first = ab.effects[0] if ab.effects else None
     if first is not None and first.op == "test" and first.skill:
         return f"test {first.skill} ({first.difficulty})"
+    if first is not None and first.op == "choose_investigator" and first.on_success and \
+            first.on_success[0].op.startswith("heal_"):  # First Aid: heal damage / horror
+        return first.on_success[0].op.replace("_", " ")
     return "ability"
 
 
@@ -309,17 +318,22 @@ def _turn_action(eng: Eng, step: TurnAction) -> None:
 
 def _lend_options(state: ArkhamState, seat: int, loc: int) -> list[Option]:
     """Fast abilities of other investigators' cards at your location that help the active
-    investigator (Police Badge, A978.4): ``lend:<their seat>:<card>:<index>``."""
+    investigator (Police Badge, A978.4): ``lend:<their seat>:<card>:<index>``. Once its
+    owner has refused, the request is not offered again that turn (limit key
+    ``lend:<card>:<index>:turn`` of the active investigator)."""
     out: list[Option] = []
+    refused = state.inv[seat].limits
     for s in player_order(state):
         if s == seat or not playing(state, s) or state.inv[s].location != loc:
             continue
         for cid in state.zones[f"play.{s}"].cards:
             for idx, ab in enumerate(dof(state, cid).abilities):
                 if ab.kind == "fast" and any(e.target == "active" for e in ab.effects) and \
+                        not refused.get(f"lend:{cid}:{idx}:turn") and \
                         _ability_payable(state, s, cid, ab):
+                    who = cdef(state, state.inv[s].code).name
                     out.append(Option(key=f"lend:{s}:{cid}:{idx}",
-                                      label=f"Ask investigator {s} to use {name_of(state, cid)}",
+                                      label=f"Ask {who} to use {name_of(state, cid)}",
                                       card=cid))
     return out
 
@@ -726,7 +740,7 @@ def _do_activate(eng: Eng, step: DoActivate) -> None:
         eng.emit("clues_spent", player=seat, amount=ab.clue_cost)
     if ab.limit:
         key = f"{cid}:{ab.limit}"
-        used = state.group_limits if ab.limit.startswith("group") else state.inv[seat].limits
+        used = limit_store(state, seat, ab.limit)  # A107.1, A107.2, A974.3
         used[key] = used.get(key, 0) + 1
     eng.emit("ability_used", player=seat, card=cid, code=card.code, data={"index": step.index})
     if ab.discard:

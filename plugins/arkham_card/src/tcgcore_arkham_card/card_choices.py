@@ -33,6 +33,7 @@ from .rules import (
     is_revealed,
     location_of,
     name_of,
+    playable_hand,
     player_order,
     playing,
     run_effects,
@@ -52,9 +53,10 @@ from .state import (
 )
 
 __all__ = ["CHOICE_OPS", "SKILLS", "WENDY", "add_uses", "ask_lend", "ask_wendy", "blank_enemy", "blank_now",
-           "card_reaction", "card_triggers", "choice_effect", "non_elite_here", "phase_stamp",
-           "reaction_triggers", "search_pick", "sure_gamble_options", "wendy_can_react", "with_chosen",
-           "with_trigger_card"]
+           "card_reaction", "card_triggers", "choice_effect", "choice_useful", "chooseable_seats",
+           "drop_stale_reactions", "non_elite_here", "phase_stamp", "play_labels",
+           "reaction_triggers", "search_pick", "sure_gamble_options", "uses_targets_here", "wendy_can_react",
+           "with_chosen", "with_trigger_card"]
 
 SKILLS = ("willpower", "intellect", "combat", "agility")
 #: The effect ops :func:`choice_effect` resolves.
@@ -84,6 +86,43 @@ def with_chosen(effects: tuple[Effect, ...], seat: int) -> tuple[Effect, ...]:
     return tuple(out)
 
 
+def chooseable_seats(state: ArkhamState, seat: int, e: Effect) -> list[int]:
+    """The investigators a ``choose_investigator`` effect may choose: those at the
+    seat's location (the seat first) it could change (A904.2): with damage for First
+    Aid's ``damaged``, with horror for ``horrified``, with cards in their deck when the
+    effect searches the chosen investigator's deck (Old Book of Lore)."""
+    loc = state.inv[seat].location
+    seats = list(dict.fromkeys(s for s in [seat, *player_order(state)] if playing(state, s)
+                               and state.inv[s].location == loc))
+    if e.target == "damaged":  # First Aid: only someone it can heal
+        seats = [s for s in seats if state.inv[s].damage > 0]
+    elif e.target == "horrified":
+        seats = [s for s in seats if state.inv[s].horror > 0]
+    if any(x.op == "search_top" and x.target == "chosen" for x in e.on_success):
+        seats = [s for s in seats if state.zones[f"deck.{s}"].cards]
+    return seats
+
+
+def uses_targets_here(state: ArkhamState, seat: int, trait: str) -> list[int]:
+    """Assets with uses and ``trait`` controlled by investigators at the seat's location
+    (the seat's own first): what Extra Ammunition may add uses to (A904.2)."""
+    loc = state.inv[seat].location
+    here = [seat, *(s for s in player_order(state) if s != seat and playing(state, s)
+                    and state.inv[s].location == loc)]
+    return [c for s in here for c in state.zones[f"play.{s}"].cards
+            if dof(state, c).uses is not None and trait in _traits(dof(state, c))]
+
+
+def choice_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
+    """Whether a choice op could change the game state now (A904.2): an investigator
+    to choose (:func:`chooseable_seats`), an asset to add uses to."""
+    if e.op == "choose_investigator":
+        return bool(chooseable_seats(state, seat, e))
+    if e.op == "add_uses_here":
+        return bool(uses_targets_here(state, seat, e.trait))
+    return True
+
+
 def choice_effect(eng: Eng, seat: int, e: Effect, source: int) -> bool:
     """Resolve one choice op of a player card; whether ``e.op`` was one of them.
 
@@ -103,15 +142,11 @@ def choice_effect(eng: Eng, seat: int, e: Effect, source: int) -> bool:
     state = eng.state
     loc = state.inv[seat].location
     if op == "choose_investigator":
-        seats = [s for s in [seat, *player_order(state)] if playing(state, s)
-                 and state.inv[s].location == loc]
-        seats = list(dict.fromkeys(seats))
-        if e.target == "damaged":  # First Aid: only someone it can heal
-            seats = [s for s in seats if state.inv[s].damage > 0] or seats
-        elif e.target == "horrified":
-            seats = [s for s in seats if state.inv[s].horror > 0] or seats
-        if len(seats) <= 1:
-            run_effects(eng, seat, with_chosen(e.on_success, seats[0] if seats else seat), source)
+        seats = chooseable_seats(state, seat, e)
+        if not seats:
+            return True  # nobody it could change (A904.2): not offered, nothing happens
+        if len(seats) == 1:
+            run_effects(eng, seat, with_chosen(e.on_success, seats[0]), source)
             return True
         eng.ask(seat, "choose_investigator", "Choose an investigator at your location",
                 [Option(key=f"inv:{s}", label=_inv_label(eng, s), card=state.inv[s].card)
@@ -140,10 +175,7 @@ def choice_effect(eng: Eng, seat: int, e: Effect, source: int) -> bool:
                 resume=CardChoiceAnswer(seat=seat, op="skill", source=source, amount=e.amount))
         return True
     if op == "add_uses_here":
-        here = [seat, *(s for s in player_order(state) if s != seat and playing(state, s)
-                        and state.inv[s].location == loc)]
-        assets = [c for s in here for c in state.zones[f"play.{s}"].cards
-                  if dof(state, c).uses is not None and e.trait in _traits(dof(state, c))]
+        assets = uses_targets_here(state, seat, e.trait)
         if len(assets) == 1:
             add_uses(eng, seat, assets[0], e.amount)
         elif assets:
@@ -194,7 +226,8 @@ def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
     """Disengage from each enemy engaged with you (Survival Instinct: except the evaded
     one), then offer the moves: ``code`` ``"anywhere"`` (Elusive) any revealed location
     without enemies, ``"connecting"`` (Cat Burglar) any connecting location, default
-    (Survival Instinct) a connecting revealed location without enemies; ``stay`` declines."""
+    (Survival Instinct) a connecting revealed location without enemies; ``stay`` declines
+    (not offered for Cat Burglar, whose move is part of the ability)."""
     state = eng.state
     for eid in engaged_enemies(state, seat):
         if e.target == "evade" and state.test is not None and eid == state.test.target:
@@ -215,9 +248,12 @@ def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
                   and not enemies_at(state, x)]
     if not places:
         return
+    # Cat Burglar (``connecting``, not after an evasion) must move: no ``stay``
+    must = e.code == "connecting" and e.target != "evade"
+    stay = [] if must else [Option(key="stay", label="Stay here")]
     eng.ask(seat, "choose_location", "Move to a location?",
             [*(Option(key=f"location:{p}", label=f"Move to {name_of(state, p)}", card=p)
-               for p in places), Option(key="stay", label="Stay here")],
+               for p in places), *stay],
             resume=CardChoiceAnswer(seat=seat, op="move", source=source))
 
 
@@ -314,9 +350,11 @@ def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
         state.inv[seat].limits[f"redirect:{op[9:]}"] = int(key.split(":")[1])
     elif op.startswith("search:"):
         finish_search(eng, seat, int(key.split(":")[1]), op[7:], step.cards)
-    elif op == "lend":
+    elif op == "lend" or op.startswith("lend:"):  # ``lend:<active seat>``
         if key == "use":
             eng.push(DoActivate(seat=seat, card=step.source, index=step.amount))
+        elif op.startswith("lend:"):  # refused: the active one may not ask again this turn
+            state.inv[int(op[5:])].limits[f"lend:{step.source}:{step.amount}:turn"] = 1
     elif op == "sure_gamble":
         from .skill_tests import sure_gamble_answer
 
@@ -358,7 +396,8 @@ def search_pick(eng: Eng, seat: int, found: list[int], dest: str) -> None:
     Boarding House); while it chooses, the offered cards wait in its ``aside`` zone, seen
     by it alone. ``"encounter"``: the encounter deck is shuffled, then the investigator
     draws the enemy (Mysterious Chanting, a Skull token's search); offered cards of the
-    encounter deck are shown face up in ``resolving`` while it chooses."""
+    encounter deck also wait in the searcher's ``aside`` zone, so that nobody else sees
+    what the encounter deck holds (those of the public discard pile stay there)."""
     state = eng.state
     seen: set[str] = set()
     picks: list[int] = []
@@ -370,10 +409,8 @@ def search_pick(eng: Eng, seat: int, found: list[int], dest: str) -> None:
         finish_search(eng, seat, picks[0] if picks else -1, dest, [])
         return
     for cid in picks:  # the searcher looks at them (hidden zones show no card)
-        if dest == "hand":
+        if dest == "hand" or state.cards[cid].zone == "encounter":
             eng.move(cid, f"aside.{seat}", kind="searched")
-        elif state.cards[cid].zone == "encounter":
-            eng.move(cid, "resolving", kind="searched")
     eng.ask(seat, "search", "Which card do you take?",
             [Option(key=f"card:{c}", label=name_of(state, c), card=c) for c in picks],
             resume=CardChoiceAnswer(seat=seat, op=f"search:{dest}", cards=picks))
@@ -392,7 +429,7 @@ def finish_search(eng: Eng, seat: int, cid: int, dest: str, shown: list[int]) ->
         eng.shuffle(f"deck.{seat}")
         return
     for c in shown:
-        if state.cards[c].zone == "resolving":
+        if c != cid and state.cards[c].zone == f"aside.{seat}":
             eng.move(c, "encounter", kind="returned")
     eng.shuffle("encounter")
     if cid >= 0:
@@ -429,6 +466,7 @@ def card_reaction(eng: Eng, seat: int, src: int, ab: Ability, card: int, event: 
         if e.op == "discard_enemy_here":
             if state.cards[card].zone.startswith(("at.", "threat.")):
                 discard_card(eng, card)
+                drop_stale_reactions(eng, card)  # a second Disc has nothing left (A904.2)
         elif e.op == "redirect_attack":
             counters = state.cards[src].counters
             counters["horror"] = counters.get("horror", 0) + e.amount
@@ -445,10 +483,24 @@ def card_reaction(eng: Eng, seat: int, src: int, ab: Ability, card: int, event: 
                         resume=CardChoiceAnswer(seat=seat, op=f"redirect:{event}", source=src))
 
 
+def drop_stale_reactions(eng: Eng, card: int) -> None:
+    """Withdraw the waiting optional reactions and plays aimed at ``card`` (ability keys
+    ``reaction:<index>:<card>`` and ``play_when:<id>:<card>``) once it has left play: they
+    could no longer change the game state, so they are not offered (A904.2). Only the
+    trigger windows still queued change; forced triggers stay."""
+    suffix = f":{card}"
+    for step in eng.state.stack:
+        if isinstance(step, tcgcore.TriggerWindow):
+            step.triggers[:] = [t for t in step.triggers if not (
+                t.optional and t.ability.startswith(("reaction:", "play_when:"))
+                and t.ability.count(":") == 2 and t.ability.endswith(suffix))]
+
+
 def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
     """Reactions of player cards in play to an enemy (A978.9): Disc of Itzamna when a
-    non-Elite enemy spawns at your location, Aquinnah when an enemy attacks you (another
-    enemy must be at your location). Ability key ``reaction:<index>:<enemy id>``."""
+    non-Elite enemy (weakness enemies included) spawns at your location, Aquinnah when
+    an enemy attacks you (another enemy must be at your location). Ability key
+    ``reaction:<index>:<enemy id>``."""
     state = eng.state
     eid = event.card
     if eid is None:
@@ -456,7 +508,7 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
     out: list[Trigger] = []
     if event.kind == "spawned":
         d = dof(state, eid)
-        if "Elite" in _traits(d) or d.is_weakness():
+        if "Elite" in _traits(d):  # only Elite: a weakness enemy may be discarded too
             return out
         loc = location_of(state, eid)
         seats = seats_at(state, loc) if loc >= 0 else []
@@ -490,10 +542,29 @@ def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option]:
     state = eng.state
     if token_modifier(state, seat, token) >= 0 or _threat_keyword(state, seat, "no_play"):
         return []
-    return [Option(key=f"play:{c}", label=f"Play {name_of(state, c)}", card=c)
-            for c in state.zones[f"hand.{seat}"].cards
-            if dof(state, c).play_when == "token_negative"
-            and state.inv[seat].resources >= card_cost(state, c)]
+    return play_labels(state, seat, [
+        c for c in playable_hand(state, seat)  # Wendy's Amulet too (A975.13)
+        if dof(state, c).play_when == "token_negative"
+        and state.inv[seat].resources >= card_cost(state, c)])
+
+
+def play_labels(state: ArkhamState, seat: int, cids: list[int]) -> list[Option]:
+    """``play:<card>`` options for hand cards, labelled so that copies of one card can be
+    told apart (``Play Sure Gamble (copy 2)``) and a card on top of the discard pile
+    (Wendy's Amulet) says so."""
+    out: list[Option] = []
+    seen: dict[str, int] = {}
+    hand = state.zones[f"hand.{seat}"].cards
+    for c in cids:
+        name = name_of(state, c)
+        seen[name] = seen.get(name, 0) + 1
+        label = f"Play {name}"
+        if c not in hand:
+            label += " (from the discard pile)"
+        elif seen[name] > 1:
+            label += f" (copy {seen[name]})"
+        out.append(Option(key=f"play:{c}", label=label, card=c))
+    return out
 
 
 def blank_now(state: ArkhamState, stamp: int) -> bool:
@@ -525,6 +596,10 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
         loc = location_of(state, eid)
         if "Elite" in _traits(d) or d.is_weakness() or loc < 0:
             return out
+        if any(e.op == "to_victory" for e in d.forced.get("after_evaded", ())):
+            # Ruth Turner's forced ability resolves first (A902.1) and takes her out of
+            # play: Close Call would have nothing to shuffle back (A904.2)
+            return out
         for s in seats_at(state, loc):
             if playing(state, s) and not _threat_keyword(state, s, "no_play") and \
                     (state.peril < 0 or s == state.peril):
@@ -540,8 +615,9 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
 
 def ask_lend(eng: Eng, active: int, owner: int, cid: int, index: int) -> None:
     """The active investigator asked ``owner`` to use a card's fast ability for them
-    (Police Badge, A978.4): ``owner`` answers ``use`` or ``pass``."""
+    (Police Badge, A978.4): ``owner`` answers ``use`` or ``pass``; after ``pass`` the
+    request is not offered again this turn."""
     eng.ask(owner, "lend_ability", f"Use {name_of(eng.state, cid)} for "
             f"{_inv_label(eng, active)}?", [Option(key="use", label="Use it"),
                                               Option(key="pass", label="Keep it")],
-            resume=CardChoiceAnswer(seat=owner, op="lend", source=cid, amount=index))
+            resume=CardChoiceAnswer(seat=owner, op=f"lend:{active}", source=cid, amount=index))

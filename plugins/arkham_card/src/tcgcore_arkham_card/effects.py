@@ -184,9 +184,9 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
             if not state.cards[eid].zone.startswith("at."):
                 eng.move(eid, f"at.{loc}", kind="disengaged")
             state.cards[eid].exhausted = True
+            # Ruth Turner's forced "after evaded" (A984.4) is collected as a forced
+            # trigger of this event, so it resolves before reactions such as Close Call
             eng.emit("enemy_auto_evaded", player=seat, card=eid)
-            if "after_evaded" in dof(state, eid).forced:  # Ruth Turner, however evaded (A984.4)
-                run_effects(eng, seat, dof(state, eid).forced["after_evaded"], eid)
     elif op == "resolution":
         end_with(eng, e.code)
     elif op == "put_into_play":
@@ -502,6 +502,4 @@ def _evade_enemy(eng: Eng, seat: int, eid: int) -> None:
     if not state.cards[eid].zone.startswith("at."):
         eng.move(eid, f"at.{loc}", kind="disengaged")
     state.cards[eid].exhausted = True
-    eng.emit("enemy_evaded", player=seat, card=eid)
-    if "after_evaded" in dof(state, eid).forced:  # Ruth Turner (A984.4)
-        run_effects(eng, seat, dof(state, eid).forced["after_evaded"], eid)
+    eng.emit("enemy_evaded", player=seat, card=eid)  # Ruth Turner: a forced trigger (A984.4)

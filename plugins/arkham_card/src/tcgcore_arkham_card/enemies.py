@@ -27,6 +27,7 @@ from .rules import (
     discard_card,
     distances_from,
     dof,
+    end_phase_limits,
     enemy_health,
     engaged_enemies,
     final_victory,
@@ -285,6 +286,17 @@ def _lead_answer(eng: Eng, step: LeadAnswer) -> None:
 # ============================================================================ enemies
 
 
+def can_attack(state: ArkhamState, seat: int, eid: int) -> bool:
+    """Whether enemy ``eid`` may attack investigator ``seat``: not one that cannot attack
+    (A608.3), nor a non-Elite enemy while On the Lam protects the investigator this
+    round (A974.6); such enemies are not listed in the attack order either."""
+    d = dof(state, eid)
+    if has_kw(d, "cannot_attack"):
+        return False
+    return not (state.inv[seat].limits.get("flag:on_the_lam:round") and
+                "Elite" not in _traits(d))
+
+
 @spec.handles(EnemyAttack)
 def _enemy_attack(eng: Eng, step: EnemyAttack) -> None:
     """A417.4: an attack deals the enemy's damage and horror at once."""
@@ -293,10 +305,8 @@ def _enemy_attack(eng: Eng, step: EnemyAttack) -> None:
     if not playing(state, seat) or not state.cards[eid].zone.startswith(("at.", "threat.")):
         return
     d = dof(state, eid)
-    if has_kw(d, "cannot_attack"):
-        return  # A608.3: an enemy that cannot attack makes no attack
-    if state.inv[seat].limits.get("flag:on_the_lam:round") and "Elite" not in _traits(d):
-        return  # On the Lam: non-Elite enemies cannot attack you this round
+    if not can_attack(state, seat, eid):
+        return
     ev = eng.emit("enemy_attacks", player=seat, card=eid, code=d.code)
     eng.push(AttackHits(enemy=eid, seat=seat, event=ev.seq, exhaust=step.exhaust))
 
@@ -403,6 +413,7 @@ def _elusive_to(eng: Eng, eid: int, loc: int) -> None:
 @spec.handles(EnemyPhase)
 def _enemy_phase(eng: Eng, step: EnemyPhase) -> None:
     state = eng.state
+    end_phase_limits(state)  # the investigation phase ended (A978.3)
     state.phase = "enemy"
     state.active_player = state.lead
     eng.emit("phase", data={"phase": "enemy"})
@@ -533,7 +544,8 @@ def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
     pending = step.pending if step.started else [
         e for e in engaged_enemies(state, seat) if not state.cards[e].exhausted]
     engaged = engaged_enemies(state, seat)
-    pending = [e for e in pending if e in engaged and not state.cards[e].exhausted]
+    pending = [e for e in pending if e in engaged and not state.cards[e].exhausted
+               and can_attack(state, seat, e)]  # On the Lam: not in the attack order
     if not pending:
         eng.push(EnemyAttacks(seats=seats[1:]))
         return

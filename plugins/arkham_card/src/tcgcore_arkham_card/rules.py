@@ -773,9 +773,21 @@ def _begin_round(eng: Eng, step: BeginRound) -> None:
         eng.push(MythosPhase())
 
 
+def end_phase_limits(state: ArkhamState) -> None:
+    """A phase ends: drop what lasts "until the end of the phase" (limit keys ending in
+    ``:phase``, e.g. Encyclopedia's skill bonus, A978.3) and group limits ``_phase``."""
+    for inv in state.inv:
+        if inv.limits:
+            inv.limits = {k: v for k, v in inv.limits.items() if not k.endswith(":phase")}
+    if state.group_limits:
+        state.group_limits = {k: v for k, v in state.group_limits.items()
+                              if not k.endswith(("_phase", ":phase"))}
+
+
 @spec.handles(MythosPhase)
 def _mythos(eng: Eng, step: MythosPhase) -> None:
     state = eng.state
+    end_phase_limits(state)  # the upkeep phase ended
     state.phase = "mythos"
     eng.emit("phase", data={"phase": "mythos"})
     ag = current_agenda(state)
@@ -998,11 +1010,21 @@ def _ability_payable(state: ArkhamState, seat: int, cid: int, ab: Ability) -> bo
     if ab.condition and not _midnight_rules.condition_met(state, seat, cid, ab.condition):
         return False  # A981.3
     if ab.limit:
-        used = state.group_limits if ab.limit.startswith("group") else state.inv[seat].limits
+        used = limit_store(state, seat, ab.limit)
         most = 2 if ab.limit.startswith("twice:") else 1  # Hospital Debts (A974.3)
         if used.get(f"{cid}:{ab.limit}", 0) >= most:  # A107.1, A107.2, A910.1
             return False
     return True
+
+
+def limit_store(state: ArkhamState, seat: int, limit: str) -> dict[str, int]:
+    """Where uses of an ability with ``limit`` are counted (keys ``<card>:<limit>``):
+    ``group_limits`` for a group limit (A107.2) and for a limit that belongs to the card
+    copy whoever uses it (``twice:round``, Hospital Debts, A974.3); otherwise the
+    investigator's own ``limits`` (A107.1)."""
+    if limit.startswith(("group", "twice:")):
+        return state.group_limits
+    return state.inv[seat].limits
 
 
 def _fight_targets(state: ArkhamState, seat: int) -> list[int]:
@@ -1103,6 +1125,8 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
                     state.cards[x].code == e.code for e in ab.effects
                     for x in state.zones["setaside"].cards):
                 continue  # A904.2: nothing left to take control of
+            if ab.effects and not _card_choices.choice_useful(state, seat, ab.effects[0]):
+                continue  # A904.2: First Aid with nobody hurt here, Old Book on empty decks
             out.append((cid, idx, ab))
     return out
 
@@ -1212,7 +1236,8 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
         if card.counters and "blank" in card.counters:
             del card.counters["blank"]  # Mind Wipe ends (A978.6)
     state.group_limits = {k: v for k, v in state.group_limits.items()
-                          if not k.endswith(("_round", "_turn", "_phase"))}
+                          if not k.endswith(("_round", "_turn", "_phase",
+                                             ":round", ":turn", ":phase"))}
     steps: list[tcgcore.Step] = [EngageCheck(enemy=c) for c in readied if is_enemy(state, c)]
     steps += [DoDraw(seat=s) for s in seats]
     steps += [Effects(seat=s, effects=(Effect(op="gain_resources", amount=1),)) for s in seats]
@@ -1352,13 +1377,13 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         for s in seats_at(state, loc):
             if (state.peril >= 0 and s != state.peril) or _threat_keyword(state, s, "no_play"):
                 continue  # peril (A613.1); an encounter "cannot play" wins (A106.2, A106.4)
-            for cid in state.zones[f"hand.{s}"].cards:
+            for cid in playable_hand(state, s):
                 d = dof(state, cid)
                 if d.play_when == "enemy_attacks" and \
                         state.inv[s].resources >= card_cost(state, cid):
                     found.append(Trigger(id="", player=s, ability=f"play_when:{cid}",
                                          source=cid, optional=True, timing="when",
-                                         label=f"Investigator {s}: play a card from hand"))
+                                         label=f"{_inv_name(state, s)}: play a card from hand"))
     elif kind == "enemy_entered" and event.card is not None:
         d = dof(state, event.card)
         if "enemy_enters" in d.forced:
@@ -1412,13 +1437,13 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         seat = event.player
         if playing(state, seat):
             if not _threat_keyword(state, seat, "no_play"):
-                for cid in state.zones[f"hand.{seat}"].cards:
+                for cid in playable_hand(state, seat):
                     hd = dof(state, cid)
                     if hd.play_when == "after_defeat_enemy" and \
                             state.inv[seat].resources >= card_cost(state, cid):  # Evidence!
                         found.append(Trigger(id="", player=seat, ability=f"play_when:{cid}",
                                              source=cid, optional=True,
-                                             label=f"Investigator {seat}: play {hd.name}"))
+                                             label=f"{_inv_name(state, seat)}: play {hd.name}"))
             inv = state.inv[seat]
             d = dof(state, inv.card)  # blank under Stubborn Detective
             for idx, ab in enumerate(d.abilities):
@@ -1428,6 +1453,13 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
                     found.append(Trigger(id="", player=seat, ability=f"reaction:{idx}",
                                          source=inv.card, optional=True,
                                          label=f"{d.name}: reaction"))
+    if kind in ("enemy_evaded", "enemy_auto_evaded") and event.card is not None and \
+            "after_evaded" in dof(state, event.card).forced:
+        # Ruth Turner (A984.4): a forced trigger, so it resolves before any reaction or
+        # play such as Close Call at the same moment (A902.1)
+        found.append(Trigger(id="", player=event.player if event.player is not None
+                             else state.lead, ability="forced:after_evaded",
+                             source=event.card, label=f"{name_of(state, event.card)}: forced"))
     if kind in _CARD_TRIGGER_KINDS:  # player cards reacting to enemies and phases (A978.9)
         found += _card_choices.card_triggers(eng, event)
     return found
@@ -1437,16 +1469,29 @@ _CARD_TRIGGER_KINDS = frozenset({"spawned", "enemy_attacks", "enemy_evaded", "en
                                  "phase"})
 
 
+def _inv_name(state: ArkhamState, seat: int) -> str:
+    """The seat's investigator's name, for option and trigger labels."""
+    return cdef(state, state.inv[seat].code).name
+
+
+def playable_hand(state: ArkhamState, seat: int) -> list[int]:
+    """The cards the seat may play as from hand: its hand, plus the event on top of its
+    discard pile while Wendy's Amulet is in play (A975.13), in every timing window."""
+    hand = state.zones[f"hand.{seat}"].cards
+    top = _action_rules.amulet_event(state, seat)
+    return [*hand, top] if top >= 0 else list(hand)
+
+
 def _hand_plays(state: ArkhamState, seat: int, when: str, suffix: str) -> list[Trigger]:
     """Optional "play this card now" triggers of the seat's affordable hand cards whose
     ``play_when`` is ``when`` (``suffix`` is appended to the ability key)."""
     out = []
-    for cid in state.zones[f"hand.{seat}"].cards:
+    for cid in playable_hand(state, seat):
         d = dof(state, cid)
         if d.play_when == when and state.inv[seat].resources >= card_cost(state, cid):
             out.append(Trigger(id="", player=seat, ability=f"play_when:{cid}{suffix}",
                                source=cid, optional=True, timing="when",
-                               label=f"Investigator {seat}: play {d.name}"))
+                               label=f"{_inv_name(state, seat)}: play {d.name}"))
     return out
 
 
@@ -1467,8 +1512,9 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
     elif trigger.ability.startswith("play_when:") and src >= 0:
         seat = trigger.player
         card = state.cards[src]
-        if card.zone != f"hand.{seat}" or state.inv[seat].resources < card_cost(state, src):
-            return
+        if (card.zone != f"hand.{seat}" and src != _action_rules.amulet_event(state, seat)) \
+                or state.inv[seat].resources < card_cost(state, src):
+            return  # no longer in hand (nor on top of the discard pile, A975.13)
         d = dof(state, src)
         state.inv[seat].resources -= card_cost(state, src)
         eng.move(src, "resolving", kind="played")

@@ -13,7 +13,7 @@ import tcgcore
 from tcgcore import Option
 
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
-from .card_choices import ask_wendy, sure_gamble_options, wendy_can_react
+from .card_choices import ask_wendy, play_labels, sure_gamble_options, wendy_can_react
 from .cards import Ability, Effect
 from .rules import (
     _AUTO_FAIL,
@@ -32,6 +32,7 @@ from .rules import (
     location_of,
     name_of,
     pick_token,
+    playable_hand,
     playing,
     run_effects,
     seats_at,
@@ -430,14 +431,11 @@ def _kind_bonus(state: ArkhamState, test: SkillTest) -> int:
 
 def _would_fail_options(state: ArkhamState, seat: int) -> list[Option]:
     inv = state.inv[seat]
-    out: list[Option] = []
     if _threat_keyword(state, seat, "no_play"):
-        return out  # A106.4: the encounter card's "cannot play" wins
-    for cid in state.zones[f"hand.{seat}"].cards:
-        d = dof(state, cid)
-        if d.play_when == "would_fail" and inv.resources >= card_cost(state, cid):
-            out.append(Option(key=f"play:{cid}", label=f"Play {d.name}", card=cid))
-    return out
+        return []  # A106.4: the encounter card's "cannot play" wins
+    return play_labels(state, seat, [
+        cid for cid in playable_hand(state, seat)  # Wendy's Amulet too (A975.13)
+        if dof(state, cid).play_when == "would_fail" and inv.resources >= card_cost(state, cid)])
 
 
 @spec.handles(WouldFailAnswer)

@@ -194,3 +194,28 @@ def test_move_reset_policy(registry: tcgcore.Registry) -> None:
     inst.counters = {"doom": 1}
     eng.move(card, "deck.0")  # another kind: cleared by default
     assert inst.counters == {}
+
+
+def test_order_triggers_hides_cards_the_decider_cannot_see(registry: tcgcore.Registry) -> None:
+    """A trigger of a card in another player's hand is ordered without naming the card."""
+    m = _new(registry)
+    skip_mulligans(m)
+    eng = m.engine
+    state = m.state
+    state.pending = None
+    hidden = eng.zone("hand.1").cards[0]
+    mine = eng.zone("hand.0").cards[0]
+    secret = Trigger(id="t1.0", player=1, ability="x", source=hidden, label="P1: play Flare")
+    own = Trigger(id="t1.1", player=0, ability="y", source=mine, label="P0: play Spark")
+    eng.push(tcgcore.TriggerWindow(triggers=[secret, own]))
+    eng.state.active_player = 0
+    eng.spec.trigger_policy, saved = tcgcore.decided_by(lambda e: 0), eng.spec.trigger_policy
+    try:
+        eng.run()
+    finally:
+        eng.spec.trigger_policy = saved
+    choice = m.pending
+    assert choice is not None and choice.kind == "order_triggers" and choice.player == 0
+    labels = {o.key: (o.label, o.card) for o in choice.options}
+    assert labels["t1.0"] == ("P1: an ability of a card you cannot see", None)
+    assert labels["t1.1"] == ("P0: play Spark", mine)

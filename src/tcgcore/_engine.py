@@ -806,14 +806,20 @@ def _window(eng: Engine[Any], step: TriggerWindow) -> None:
         _take(eng, triggers, pool[0])
         return
     cards = eng.state.cards
+    options = []
+    for t in pool:
+        if t.source is not None and not eng.can_see(decider, cards[t.source]):
+            # the decider may not see the card (another player's hand): neither its id nor
+            # a label naming it is shown, only whose ability it is
+            options.append(Option(key=t.id, label=f"P{t.player}: an ability of a card "
+                                                   "you cannot see"))
+        else:
+            options.append(Option(key=t.id, label=t.label or t.ability, card=t.source))
     eng.ask(
         decider,
         "order_triggers",
         "Choose which triggered ability resolves next",
-        [Option(key=t.id, label=t.label or t.ability,
-                card=t.source if t.source is not None and eng.can_see(decider, cards[t.source])
-                else None)
-         for t in pool],
+        options,
         resume=TriggerPick(triggers=triggers),
     )
 

@@ -15,6 +15,7 @@ import pytest
 from tcgcore_arkham_card import scenario
 from tcgcore_arkham_card.testkit import (
     answer,
+    desc,
     enemy,
     keys,
     loc,
@@ -622,3 +623,24 @@ def test_A974_6_on_the_lam_enemies_not_in_the_attack_order() -> None:
         answer(m) if pending(m).min == 0 else answer(m, keys(m)[0])
     assert "attack_order" not in seen  # neither rat could attack Skids
     assert "flag:on_the_lam:round" not in st(m).inv[0].limits  # the round did end
+
+
+def test_A975_3_survival_instinct_moves_the_evading_investigator() -> None:
+    """Committed by another investigator, Survival Instinct still acts on the one evading."""
+    m = scenario(desc({"code": "t_inv_rogue", "location": "t_loc_b", "deck": ["01088"] * 5},
+                      {"code": "t_inv_guard", "location": "t_loc_b", "hand": ["01081"],
+                       "deck": ["01088"] * 5},
+                      enemies=[{"code": "t_rat", "engaged": 0}, {"code": "t_ghoul", "engaged": 0}],
+                      tokens=["+1"] * 4))
+    answer(m, "inv:0")
+    answer(m, next(k for k in keys(m) if k.startswith("evade")))
+    for _ in range(8):
+        p = m.pending
+        assert p is not None
+        if p.kind == "commit":
+            answer(m, *([p.options[0].key] if p.player == 1 and p.options else []))
+            continue
+        break
+    p = m.pending
+    assert p is not None and p.kind == "choose_location" and p.player == 0
+    assert st(m).zones["threat.0"].cards == []  # disengaged from the other enemy

@@ -519,7 +519,11 @@ def _apply_results(eng: Eng, step: ApplyResults) -> None:
             if d.on_success and (not d.success_kind or d.success_kind == test.kind):
                 fx = tuple(e for e in d.on_success if e.op != "attack_bonus")
                 if fx:
-                    steps.append(Effects(seat=state.cards[cid].owner, effects=fx, source=cid))
+                    # the committer's card, except where it names the evading investigator
+                    # (Survival Instinct, target "evade": A975.14)
+                    who = seat if any(e.target == "evade" for e in fx) else \
+                        state.cards[cid].owner
+                    steps.append(Effects(seat=who, effects=fx, source=cid))
         if test.source >= 0 and src_ab is None:
             sd = dof(state, test.source)
             if sd.type_code == "event" and sd.on_success:  # Blinding Light

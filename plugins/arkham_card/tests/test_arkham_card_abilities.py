@@ -9,6 +9,9 @@ from typing import Any
 from tcgcore_arkham_card import scenario
 from tcgcore_arkham_card.rules import skill_value
 from tcgcore_arkham_card.testkit import (
+    activate_card as activate,
+)
+from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
     desc,
@@ -23,6 +26,9 @@ from tcgcore_arkham_card.testkit import (
     st,
     where,
 )
+from tcgcore_arkham_card.testkit import (
+    play_card as play,
+)
 
 DECK = ["01089"] * 6
 
@@ -33,17 +39,6 @@ def inv(code: str = "01001", **kw: Any) -> dict[str, Any]:
 
 def in_hand(m: Any, code: str, seat: int = 0) -> int:
     return next(c for c in st(m).zones[f"hand.{seat}"].cards if st(m).cards[c].code == code)
-
-
-def play(m: Any, code: str) -> None:
-    cid = in_hand(m, code)
-    answer(m, f"play:{cid}" if f"play:{cid}" in keys(m) else f"fastplay:{cid}")
-
-
-def activate(m: Any, code: str, index: int = 0) -> None:
-    cid = enemy(m, code)
-    answer(m, next(k for k in keys(m) if k.startswith((f"activate:{cid}:{index}",
-                                                       f"fast:{cid}:{index}"))))
 
 
 def first_turn(m: Any, seat: int = 0) -> None:

@@ -9,6 +9,9 @@ import pytest
 from tcgcore_arkham_card import card_pool, scenario
 from tcgcore_arkham_card.rules import skill_value
 from tcgcore_arkham_card.testkit import (
+    activate_card as activate,
+)
+from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
     desc,
@@ -21,24 +24,15 @@ from tcgcore_arkham_card.testkit import (
     result,
     st,
 )
+from tcgcore_arkham_card.testkit import (
+    play_card as play,
+)
 
 DECK = ["01089"] * 6
 
 
 def inv(code: str = "01001", **kw: Any) -> dict[str, Any]:
     return investigator(code, DECK, **kw)
-
-
-def play(m: Any, code: str) -> None:
-    cid = enemy(m, code)
-    k = f"play:{cid}" if f"play:{cid}" in keys(m) else f"fastplay:{cid}"
-    answer(m, k)
-
-
-def activate(m: Any, code: str, index: int = 0) -> None:
-    cid = enemy(m, code)
-    answer(m, next(k for k in keys(m) if k.startswith((f"activate:{cid}:{index}",
-                                                       f"fast:{cid}:{index}"))))
 
 
 # ------------------------------------------------------------------ data

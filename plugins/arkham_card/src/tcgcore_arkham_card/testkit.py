@@ -13,8 +13,8 @@ import tcgcore
 from .rules import dof, location_of
 from .state import ArkhamState
 
-__all__ = ["answer", "codes_in", "desc", "enemy", "events", "keys", "kind", "loc", "pass_until",
-           "pending", "result", "st", "where", "who"]
+__all__ = ["activate_card", "answer", "codes_in", "desc", "enemy", "events", "keys", "kind", "loc",
+           "pass_until", "pending", "play_card", "result", "st", "where", "who"]
 
 
 def st(m: tcgcore.Match[Any]) -> ArkhamState:
@@ -69,6 +69,23 @@ def enemy(m: tcgcore.Match[Any], code: str, n: int = 0) -> int:
     """Instance id of the ``n``-th card with ``code``."""
     found = [c.id for c in st(m).cards if c.code == code]
     return found[n]
+
+
+def play_card(m: tcgcore.Match[Any], code: str) -> None:
+    """Play the card ``code`` (the deciding seat's copy in hand if it has one, else the first
+    instance) with its ``play:`` or ``fastplay:`` option."""
+    state = st(m)
+    seat = m.pending.player if m.pending is not None else 0
+    hand = [c for c in state.zones[f"hand.{seat}"].cards if state.cards[c].code == code]
+    cid = hand[0] if hand else enemy(m, code)
+    answer(m, f"play:{cid}" if f"play:{cid}" in keys(m) else f"fastplay:{cid}")
+
+
+def activate_card(m: tcgcore.Match[Any], code: str, index: int = 0) -> None:
+    """Use ability ``index`` of the first instance of ``code`` (action or fast option)."""
+    cid = enemy(m, code)
+    answer(m, next(k for k in keys(m) if k.startswith((f"activate:{cid}:{index}",
+                                                       f"fast:{cid}:{index}"))))
 
 
 def codes_in(m: tcgcore.Match[Any], zone: str) -> list[str]:

@@ -5,17 +5,25 @@
 * :meth:`Match.choose` checks a single key with one scan: every illegal answer must still be
   refused with the same reasons, and the recorded decision must be the same.
 * The data structs are ``gc=False`` (a state has no reference cycles).
+* :meth:`Rng.randbelow` and :meth:`Rng.shuffle` run xoshiro256** inline (no call to
+  :meth:`Rng.next64` per draw): they must draw exactly what the plain algorithm draws,
+  including Lemire's rejections, forced results and frozen shuffles.
+* :meth:`Engine.move` and :meth:`Engine.add_card` append to an open zone directly and
+  build their event without going through :meth:`Engine.emit`; :meth:`Engine.push` appends
+  a single step directly; :meth:`Engine.ask` skips the repeated-key check for one option.
 """
 
 from __future__ import annotations
 
 import gc
+import random
 from typing import Any
 
+import msgspec
 import pytest
 
 import tcgcore
-from tcgcore import IllegalChoice, Match
+from tcgcore import ALL_PLAYERS, EngineError, Event, IllegalChoice, Match, Option, Rng
 from tcgcore.examples import sparks
 
 
@@ -112,3 +120,173 @@ def test_state_structs_are_not_tracked_by_the_cycle_collector(
     assert state.pending is not None and not gc.is_tracked(state.pending)
     assert not gc.is_tracked(state.pending.options[0])
     assert not gc.is_tracked(m.events_since(0)[0])
+
+
+# --------------------------------------------------------------------------- the RNG
+
+_M = 2**64 - 1
+
+
+class _Reference:
+    """xoshiro256** and Lemire's bounded draw written out plainly, one next64 per draw."""
+
+    def __init__(self, words: list[int]) -> None:
+        self.s = list(words)
+        self.draws = 0
+
+    def next64(self) -> int:
+        s0, s1, s2, s3 = self.s
+        result = (((((s1 * 5) & _M) << 7 | ((s1 * 5) & _M) >> 57) & _M) * 9) & _M
+        t = (s1 << 17) & _M
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = ((s3 << 45) | (s3 >> 19)) & _M
+        self.s = [s0, s1, s2, s3]
+        self.draws += 1
+        return result
+
+    def randbelow(self, n: int) -> int:
+        while True:
+            m = self.next64() * n
+            if m & _M >= (2**64 - n) % n:
+                return m >> 64
+
+    def shuffle(self, items: list[int]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def _same(rng: Rng, ref: _Reference) -> None:
+    assert rng.s == ref.s and rng.draws == ref.draws
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2024, 2**64 - 1])
+def test_inlined_draws_equal_the_plain_algorithm(seed: int) -> None:
+    rng = Rng.from_seed(seed)
+    ref = _Reference(rng.s)
+    words = rng.s
+    plan = random.Random(seed)
+    for _ in range(300):
+        what = plan.randrange(3)
+        if what == 0:
+            n = plan.choice([1, 2, 3, 10, 52, 2**32 + 1, 2**63 + 1, 2**64 - 1])
+            assert rng.randbelow(n) == ref.randbelow(n)
+        elif what == 1:
+            a = list(range(plan.randrange(0, 60)))
+            b = list(a)
+            rng.shuffle(a)
+            ref.shuffle(b)
+            assert a == b
+        else:
+            assert rng.next64() == ref.next64()
+        _same(rng, ref)
+    assert rng.s is words  # the state words are updated in place
+
+
+def test_inlined_draws_reject_like_lemire() -> None:
+    # with s1 == 0 the next output is 0, and 0 * 3 falls in the rejected low range for n = 3
+    # ((2**64 - 3) % 3 == 1), so both the bounded draw and the shuffle must draw again
+    for words in ([1, 0, 2, 3], [5, 0, 0, 9]):
+        rng, ref = Rng(s=list(words)), _Reference(words)
+        assert rng.randbelow(3) == ref.randbelow(3)
+        assert rng.draws == 2
+        _same(rng, ref)
+        rng, ref = Rng(s=list(words)), _Reference(words)
+        a, b = [10, 11, 12], [10, 11, 12]
+        rng.shuffle(a)
+        ref.shuffle(b)
+        assert a == b and rng.draws == ref.draws >= 3
+        _same(rng, ref)
+
+
+def test_shuffle_with_forced_results_and_frozen_shuffles() -> None:
+    rng = Rng.from_seed(3)
+    ref = _Reference(rng.s)
+    rng.force(0, 0)  # the first two positions of the next shuffle; then real draws
+    a = [1, 2, 3, 4, 5]
+    rng.shuffle(a)
+    b = [1, 2, 3, 4, 5]
+    b[4], b[0] = b[0], b[4]
+    b[3], b[0] = b[0], b[3]
+    for i in (2, 1):
+        j = ref.randbelow(i + 1)
+        b[i], b[j] = b[j], b[i]
+    assert a == b and rng.forced == []
+    _same(rng, ref)
+    rng.frozen_shuffles = 1
+    c = [1, 2, 3]
+    rng.shuffle(c)
+    assert c == [1, 2, 3] and rng.frozen_shuffles == 0
+    _same(rng, ref)
+    rng.force(7)
+    with pytest.raises(ValueError, match="forced random result 7"):
+        rng.shuffle([1, 2, 3])
+
+
+# --------------------------------------------------------------------------- engine helpers
+
+
+def test_move_builds_the_event_emit_would(registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=3, registry=registry)
+    eng = m.engine
+    state = m.state
+    card = eng.zone("deck.0").cards[0]
+    seq = state.event_count
+    ev = eng.move(card, "hand.0", data={"why": "test"})
+    assert ev == Event(seq=seq, kind="moved", player=0, card=card, code=state.cards[card].code,
+                       src="deck.0", dst="hand.0", data={"why": "test"}, seen_by=0b01)
+    assert state.event_count == seq + 1 and m.events_since(seq) == [ev]
+    assert eng.zone("hand.0").cards[-1] == card
+    ev2 = eng.move(card, "discard.0", kind="discarded")
+    assert (ev2.seq, ev2.kind, ev2.amount, ev2.secret, ev2.data, ev2.seen_by) == (
+        seq + 1, "discarded", None, {}, {}, ALL_PLAYERS)
+    # an event built by move encodes like one built by emit
+    twin = eng.emit("discarded", player=ev2.player, card=card, code=ev2.code, src="hand.0",
+                    dst="discard.0", seen_by=ALL_PLAYERS)
+    assert msgspec.structs.replace(twin, seq=ev2.seq) == ev2
+
+
+def test_add_card_fast_path_and_its_errors(registry: tcgcore.Registry) -> None:
+    eng = tcgcore.new_match("sparks", seed=3, registry=registry).engine
+    n = len(eng.state.cards)
+    eng.add_zone("pile", "pile")
+    card = eng.add_card("spark3", 1, "pile", face_down=True, slot=5)  # slot ignored: not slotted
+    assert (card.id, card.zone, card.face_down, card.controller) == (n, "pile", True, 1)
+    assert eng.zone("pile").cards == [n] and eng.state.cards[n] is card
+    eng.add_zone("row", "row", slotted=True, capacity=2)
+    assert eng.add_card("spark3", 0, "row", slot=1).id == n + 1
+    assert eng.zone("row").cards == [-1, n + 1]
+    with pytest.raises(EngineError, match="taken"):
+        eng.add_card("spark3", 0, "row", slot=1)
+    with pytest.raises(EngineError, match="no zone 'nowhere'"):
+        eng.add_card("spark3", 0, "nowhere")
+    with pytest.raises(EngineError, match="no zone 3"):
+        eng.add_card("spark3", 0, 3)  # type: ignore[arg-type]
+    assert len(eng.state.cards) == n + 2  # failed additions add nothing
+
+
+def test_push_keeps_the_first_argument_on_top(registry: tcgcore.Registry) -> None:
+    eng = tcgcore.new_match("sparks", seed=3, registry=registry).engine
+    stack = eng.state.stack
+    base = len(stack)
+    a, b, c = sparks.StartRound(), sparks.Cleanup(), sparks.Reveal()
+    eng.push(a)
+    assert stack[-1] is a
+    eng.push(b, c)
+    assert stack[base:] == [a, c, b]
+    eng.push()
+    assert len(stack) == base + 3
+
+
+def test_ask_with_one_option_still_checks_counts(registry: tcgcore.Registry) -> None:
+    eng = tcgcore.new_match("sparks", seed=3, registry=registry).engine
+    eng.state.pending = None
+    with pytest.raises(EngineError, match=r"asks 2\.\.2 of 1"):
+        eng.ask(0, "x", "?", [Option(key="a", label="A")], min=2, max=2,
+                resume=sparks.StartRound())
+    eng.ask(0, "x", "?", (Option(key="a", label="A"),), resume=sparks.StartRound())
+    assert eng.state.pending is not None and eng.state.pending.keys == ["a"]

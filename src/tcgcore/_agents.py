@@ -92,13 +92,15 @@ def play_out(
         The result, or ``None`` if ``max_decisions`` stopped it first.
     """
     count = 0
-    while match.result is None:
-        choice = match.pending
+    state = match.state  # the match mutates this state in place, never replaces it
+    choose = match.choose
+    while state.result is None:
+        choice = state.pending
         if choice is None:  # pragma: no cover - the engine guarantees one or the other
             break
         if max_decisions is not None and count >= max_decisions:
             return None
-        agent = agents[choice.player]
-        match.choose(choice.player, agent.decide(match, choice))
+        player = choice.player
+        choose(player, agents[player].decide(match, choice))
         count += 1
-    return match.result
+    return state.result

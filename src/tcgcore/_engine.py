@@ -335,7 +335,10 @@ class Engine(Generic[S]):
 
     def push(self, *steps: Step) -> None:
         """Queue steps so that the first argument runs first, before anything queued earlier."""
-        self.state.stack.extend(reversed(steps))
+        if len(steps) == 1:
+            self.state.stack.append(steps[0])
+        else:
+            self.state.stack.extend(reversed(steps))
 
     def ask(
         self,
@@ -373,11 +376,12 @@ class Engine(Generic[S]):
                 f"{self.spec.name}: asked {kind!r} while {state.pending.kind!r} is pending"
             )
         opts = list(options)
-        if len(set(map(_option_key, opts))) != len(opts):
+        count = len(opts)
+        if count > 1 and len(set(map(_option_key, opts))) != count:
             raise EngineError(f"{self.spec.name}: choice {kind!r} has repeated option keys")
-        if min < 0 or max < min or min > len(opts):
+        if min < 0 or max < min or min > count:
             raise EngineError(
-                f"{self.spec.name}: choice {kind!r} asks {min}..{max} of {len(opts)} options"
+                f"{self.spec.name}: choice {kind!r} asks {min}..{max} of {count} options"
             )
         state.pending = Choice(
             player=player,
@@ -469,16 +473,40 @@ class Engine(Generic[S]):
         self._sink.append(event)
         spec = self.spec
         collect = spec.collect_triggers
-        if collect is not None and (spec.trigger_kinds is None or kind in spec.trigger_kinds):
-            found = collect(self, event)
-            if found:
-                waiting = state.triggers
-                for n, trig in enumerate(found):
-                    if not trig.id:
-                        trig.id = f"t{event.seq}.{n}"
-                    trig.event = event.seq
-                    waiting.append(trig)
+        if collect is not None:
+            kinds = spec.trigger_kinds
+            if kinds is None or kind in kinds:
+                self._collect(collect, event)
         return event
+
+    def _record(self, event: Event) -> Event:
+        """Count, record and offer to the trigger collector an event built by a helper.
+
+        ``event.seq`` must be ``state.event_count``; this is :meth:`emit` without
+        building the event (helpers such as :meth:`move` build it directly).
+        """
+        self.state.event_count += 1
+        self._sink.append(event)
+        spec = self.spec
+        collect = spec.collect_triggers
+        if collect is not None:
+            kinds = spec.trigger_kinds
+            if kinds is None or event.kind in kinds:
+                self._collect(collect, event)
+        return event
+
+    def _collect(self, collect: Callable[[Engine[Any], Event], Iterable[Trigger]],
+                 event: Event) -> None:
+        """Ask the game's collector for triggers of ``event``; queue them with ids and event seq."""
+        found = collect(self, event)
+        if found:
+            waiting = self.state.triggers
+            seq = event.seq
+            for n, trig in enumerate(found):
+                if not trig.id:
+                    trig.id = f"t{seq}.{n}"
+                trig.event = seq
+                waiting.append(trig)
 
     # ---- cards and zones
     def card(self, card_id: int) -> CardInstance:
@@ -591,6 +619,10 @@ class Engine(Generic[S]):
     ) -> Event:
         """Move one card to a zone and emit a move event; the one move every game uses.
 
+        (The hot path of every game: it appends to an open zone without going through
+        the general insertion, and builds its event itself instead of calling
+        :meth:`emit`; the event is the one ``emit`` would build.)
+
         Args:
             card_id: the card instance.
             to_zone: destination zone id.
@@ -625,20 +657,24 @@ class Engine(Generic[S]):
         n = state.num_players
         before = _mask(n, card, src)
         # remove first so a move inside one zone works
-        pos = src.cards.index(card_id)
+        src_cards = src.cards
+        pos = src_cards.index(card_id)
         if src.slotted:
-            src.cards[pos] = EMPTY_SLOT
+            src_cards[pos] = EMPTY_SLOT
         else:
-            del src.cards[pos]
-        try:
-            self._insert(dst, card_id, index, slot)
-        except EngineError:
-            # put it back where it was: the move did not happen
-            if src.slotted:
-                src.cards[pos] = card_id
-            else:
-                src.cards.insert(pos, card_id)
-            raise
+            del src_cards[pos]
+        if index is None and not dst.slotted and dst.capacity is None:
+            dst.cards.append(card_id)  # the common case of _insert: the end of an open zone
+        else:
+            try:
+                self._insert(dst, card_id, index, slot)
+            except EngineError:
+                # put it back where it was: the move did not happen
+                if src.slotted:
+                    src_cards[pos] = card_id
+                else:
+                    src_cards.insert(pos, card_id)
+                raise
         if face_down is not None:
             card.face_down = face_down
         if controller is not None:
@@ -649,17 +685,27 @@ class Engine(Generic[S]):
                 card.counters = {}
             card.attached_to = None
         card.zone = to_zone
-        seen = _union(n, before, _mask(n, card, dst), reveal)
-        return self.emit(
-            kind,
+        after = _mask(n, card, dst)
+        # _union(n, before, after, reveal), inline
+        if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
+            seen = ALL_PLAYERS
+        else:
+            seen = before | after
+            full = (1 << n) - 1
+            if seen & full == full:
+                seen = ALL_PLAYERS
+        # what emit(kind, player=…, card=…, code=…, src=…, dst=…, data=…, seen_by=…) builds
+        return self._record(Event(
+            seq=state.event_count,
+            kind=kind,
             player=card.controller,
             card=card_id,
             code=card.code,
             src=src.id,
             dst=to_zone,
-            data=data,
+            data=data if data is not None else {},
             seen_by=seen,
-        )
+        ))
 
     def flip(self, card_id: int, *, face_down: bool, kind: str | None = None) -> Event:
         """Turn a card face up or face down where it is, and emit an event.

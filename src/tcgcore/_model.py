@@ -2,8 +2,19 @@
 
 A match state is one tree of Structs with no object references: cards are named
 by integer instance ids, zones by string ids, players by seat numbers (0-based).
-That is what makes a state cheap to copy (a msgpack round trip), safe to save at
-any decision point, and identical on every machine.
+That is what makes a state cheap to copy (``tcgcore._match.copy_state``: the card
+instances and zones, each a few scalars plus one list or dict, are copied directly,
+everything else goes through a msgpack round trip), safe to save at any decision
+point, and identical on every machine.
+
+The encoded form (save format 1) is deliberately plain: a :class:`CardInstance` is a
+msgpack array (``array_like``: no field names, trailing defaults omitted), a
+:class:`Zone` a map. Decoding is dominated by allocating one object per card and per
+string, not by the typed validation: on a 4-seat Arkham mid-game state (175 cards,
+40 zones) the typed decode of the cards list costs the same as an untyped decode of
+the same bytes, an ``array_like`` zone decodes no faster than the map, and only
+integer card codes and zone ids (a change to the public fields) would gain much, so
+the format has stayed as it is.
 
 Because a state holds no object references it has no reference cycles, so the
 structs here (and every :class:`Step` subclass, which inherits the setting) are

@@ -12,6 +12,13 @@ platform, the Python version or the ``random`` module.
 * Bounded integers: Lemire's multiply-and-reject method, exact and unbiased.
 * Shuffling: Fisher-Yates from the last position down.
 
+:meth:`Rng.randbelow` and :meth:`Rng.shuffle` are the hot paths of every match (agents
+draw once per decision, setups shuffle whole decks), so they run the xoshiro256** step
+inline instead of calling :meth:`Rng.next64` per draw (a shuffle keeps the four words in
+local variables and writes them back once). The outputs, the rejections and
+:attr:`Rng.draws` are exactly those of the plain per-draw calls; ``tests/test_rng.py`` and
+``tests/test_fast_paths.py`` hold them to known answers and to a plain reference.
+
 Tests and scenario builders can override chance: :attr:`Rng.forced` is a queue of
 results for the next :meth:`Rng.randbelow` calls, and :attr:`Rng.frozen_shuffles`
 makes the next shuffles keep their order (a "stacked deck").
@@ -89,18 +96,14 @@ class Rng(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
         s = self.s
         s0, s1, s2, s3 = s
         x = (s1 * 5) & _MASK
-        result = ((((x << 7) | (x >> 57)) & _MASK) * 9) & _MASK
-        t = (s1 << 17) & _MASK
+        # rotl(x, 7) * 9 mod 2**64; the bits the rotation pushes above 64 vanish in the mask
+        result = (((x << 7) | (x >> 57)) * 9) & _MASK
         s2 ^= s0
         s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = ((s3 << 45) | (s3 >> 19)) & _MASK
-        s[0] = s0
-        s[1] = s1
-        s[2] = s2
-        s[3] = s3
+        s[0] = s0 ^ s3
+        s[1] = s1 ^ s2
+        s[2] = s2 ^ ((s1 << 17) & _MASK)
+        s[3] = ((s3 << 45) | (s3 >> 19)) & _MASK
         self.draws += 1
         return result
 
@@ -121,7 +124,18 @@ class Rng(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
             if not 0 <= value < n:
                 raise ValueError(f"forced random result {value} is not in 0..{n - 1}")
             return value
-        m = self.next64() * n
+        # m = self.next64() * n, with next64 inlined (this is the hot path of every draw)
+        s = self.s
+        s0, s1, s2, s3 = s
+        x = (s1 * 5) & _MASK
+        m = ((((x << 7) | (x >> 57)) * 9) & _MASK) * n
+        s2 ^= s0
+        s3 ^= s1
+        s[0] = s0 ^ s3
+        s[1] = s1 ^ s2
+        s[2] = s2 ^ ((s1 << 17) & _MASK)
+        s[3] = ((s3 << 45) | (s3 >> 19)) & _MASK
+        self.draws += 1
         low = m & _MASK
         if low < n:
             threshold = ((1 << 64) - n) % n
@@ -135,14 +149,50 @@ class Rng(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
 
         Consumes ``len(items) - 1`` :meth:`randbelow` results, or none while
         :attr:`frozen_shuffles` is positive (that call leaves the order alone and
-        decrements it).
+        decrements it). Forced results (:attr:`forced`) are used first, as by
+        :meth:`randbelow`.
+
+        Raises:
+            ValueError: if a forced result is out of range for its position.
         """
         if self.frozen_shuffles > 0:
             self.frozen_shuffles -= 1
             return
+        if self.forced:
+            # forced results feed randbelow one by one
+            for i in range(len(items) - 1, 0, -1):
+                j = self.randbelow(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        # the same draws as calling randbelow(i + 1) for each i, with the generator
+        # state kept in local variables and written back once
+        s = self.s
+        s0, s1, s2, s3 = s
+        draws = 0
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            while True:
+                x = (s1 * 5) & _MASK
+                m = ((((x << 7) | (x >> 57)) * 9) & _MASK) * n
+                t = (s1 << 17) & _MASK
+                s2 ^= s0
+                s3 ^= s1
+                s1 ^= s2
+                s0 ^= s3
+                s2 ^= t
+                s3 = ((s3 << 45) | (s3 >> 19)) & _MASK
+                draws += 1
+                low = m & _MASK
+                # Lemire's rejection (see randbelow): only low words below (2**64 - n) % n
+                if low >= n or low >= ((1 << 64) - n) % n:
+                    break
+            j = m >> 64
             items[i], items[j] = items[j], items[i]
+        s[0] = s0
+        s[1] = s1
+        s[2] = s2
+        s[3] = s3
+        self.draws += draws
 
     def choice(self, items: Sequence[_T]) -> _T:
         """Return one element of a non-empty sequence, uniformly.

@@ -50,3 +50,31 @@ def test_logging_off_builds_no_records(
     monkeypatch.setattr(tcgcore._match, "get_logger", explode)
     m = _play(registry)
     assert m.result is not None
+
+
+def test_debug_enabled_follows_the_host_configuration() -> None:
+    """The once-per-decision check follows ``structlog.configure`` / ``reset_defaults`` and
+    every stdlib level change (including ``logging.disable``)."""
+    from tcgcore._logging import debug_enabled
+
+    structlog.reset_defaults()
+    stdlib = logging.getLogger("tcgcore")
+    old_level = stdlib.level
+    try:
+        assert not debug_enabled()
+        structlog.configure(processors=[structlog.processors.KeyValueRenderer()])
+        assert debug_enabled() is structlog.is_configured() is True
+        structlog.reset_defaults()
+        assert not debug_enabled()
+        stdlib.setLevel(logging.DEBUG)
+        assert debug_enabled()
+        logging.disable(logging.DEBUG)
+        assert not debug_enabled()
+        logging.disable(logging.NOTSET)
+        assert debug_enabled()
+        stdlib.setLevel(logging.INFO)
+        assert not debug_enabled()
+    finally:
+        logging.disable(logging.NOTSET)
+        stdlib.setLevel(old_level)
+        structlog.reset_defaults()

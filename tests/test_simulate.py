@@ -119,3 +119,24 @@ def test_arkham_simulation_reports_each_investigator() -> None:
     rates = report["detail_rates"]["Roland Banks"]
     assert sum(report["details"][f"Roland Banks={v}"] for v in rates) == 3
     assert all(len(r) == 3 and r[1] <= r[0] <= r[2] for r in rates.values())
+
+
+def test_worker_jobs_cover_every_game_once_in_order() -> None:
+    """Several workers get jobs that shrink towards the end (so they finish together); one
+    worker keeps equal chunks. Either way every game index appears once, in order."""
+    from tcgcore._simulate import _MAX_CHUNK, _batches
+
+    for games in (1, 7, 40, 45, 135, 3000):
+        for workers in (1, 2, 3):
+            jobs = _batches(games, workers)
+            assert [i for job in jobs for i in job] == list(range(games))
+            assert all(1 <= len(job) <= _MAX_CHUNK for job in jobs)
+            if workers > 1 and games >= 8 * workers:
+                assert len(jobs[-1]) == 1 and len(jobs[0]) > len(jobs[-1])
+    assert [len(j) for j in _batches(100, 1)] == [25] * 4
+
+
+def test_an_uneven_split_between_workers_does_not_change_the_report() -> None:
+    one = simulate("sparks", games=45, seed=2, workers=1)
+    two = simulate("sparks", games=45, seed=2, workers=2)
+    assert one == two

@@ -208,6 +208,30 @@ def _run_chunk(args: tuple[str, int, list[int], int | None, dict[str, Any], list
     return out
 
 
+_MAX_CHUNK = 50  # games per job: enough to make a job's overhead small, few enough for progress
+
+
+def _batches(games: int, workers: int) -> list[list[int]]:
+    """Game indices ``0 .. games - 1`` cut into jobs, in order.
+
+    One worker: equal chunks (a progress report per chunk). Several: chunks that shrink as
+    the work runs out (each a quarter of the remaining games per worker, at most
+    ``_MAX_CHUNK``, at least 1), so that the workers finish together instead of one of
+    them playing a last large chunk alone while the others idle. Which games a job holds
+    never changes a game's seeds, so the report is the same either way.
+    """
+    if workers == 1:
+        chunk = max(1, min(_MAX_CHUNK, games // 4 or 1))
+        return [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
+    out = []
+    start = 0
+    while start < games:
+        size = max(1, min(_MAX_CHUNK, -(-(games - start) // (workers * 4))))
+        out.append(list(range(start, min(games, start + size))))
+        start += size
+    return out
+
+
 def simulate(
     game: str,
     *,
@@ -255,8 +279,7 @@ def simulate(
     for name in set(names):
         make_agent(probe.spec, name, 0)
     seat_names = [names[s % len(names)] for s in range(n)]
-    chunk = max(1, min(50, games // (workers * 4) or 1))
-    batches = [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
+    batches = _batches(games, workers)
     outcomes: list[GameOutcome] = []
     done = 0
     if workers == 1:

@@ -121,13 +121,29 @@ def z(kind: str, p: int) -> str:
     return f"{kind}.{p}"
 
 
+_REVIVAL = ("revival.0", "revival.1")
+_STACK = ("stack.0", "stack.1")
+_SPIRIT = ("spirit.0", "spirit.1")
+_UNITS = ("units.0", "units.1")
+_HAND = ("hand.0", "hand.1")
+_DECK = ("deck.0", "deck.1")
+
+
 def cdef(eng: Eng, cid: int) -> CardDef:
     """The definition of a card instance."""
     state = eng.state
-    cards = _DEFS.get(state.pool)
+    try:
+        return _DEFS[state.pool][state.cards[cid].code]
+    except KeyError:
+        return _pool_defs(state.pool)[state.cards[cid].code]
+
+
+def _pool_defs(pool: str) -> dict[str, CardDef]:
+    """The definitions of a pool by code (loaded once; see :data:`_DEFS`)."""
+    cards = _DEFS.get(pool)
     if cards is None:
-        cards = _DEFS[state.pool] = get_pool(state.pool).cards
-    return cards[state.cards[cid].code]
+        cards = _DEFS[pool] = get_pool(pool).cards
+    return cards
 
 
 def _code_defs(state: GuimiState) -> dict[str, CardDef]:
@@ -153,12 +169,87 @@ def timings(d: CardDef) -> frozenset[str]:
 _DEFS: dict[str, dict[str, CardDef]] = {}
 
 
+class CardInfo:
+    """Facts the rules read often, derived once from an immutable :class:`CardDef`.
+
+    Attributes:
+        d: the definition itself.
+        timings: the timings of its abilities.
+        beyonder: ``d.is_beyonder``.
+        card_type: ``d.card_type``.
+        char: it has a pathway and a sequence (a characteristic when face up in the Spirit
+            World, 028.1).
+        strength, agility: printed values.
+        ch_strength, ch_agility: its characteristic's bonuses (0 without one).
+        cont_strength: for a continuous event, the sum of its ``static_strength`` effects of
+            continuous abilities (102.4-style bonus to its controller's characters); else 0.
+        effects: timing -> its effects of that timing, in ability order.
+    """
+
+    __slots__ = ("agility", "beyonder", "card_type", "ch_agility", "ch_strength", "char",
+                 "cont_strength", "d", "effects", "strength", "timings")
+
+    def __init__(self, d: CardDef, timings: frozenset[str], beyonder: bool, card_type: str,
+                 char: bool, strength: int, agility: int, ch_strength: int, ch_agility: int,
+                 cont_strength: int, effects: dict[str, tuple[tuple[str, int], ...]]) -> None:
+        self.d = d
+        self.timings = timings
+        self.beyonder = beyonder
+        self.card_type = card_type
+        self.char = char
+        self.strength = strength
+        self.agility = agility
+        self.ch_strength = ch_strength
+        self.ch_agility = ch_agility
+        self.cont_strength = cont_strength
+        self.effects = effects
+
+
+def _card_info(d: CardDef) -> CardInfo:
+    ch = d.characteristic
+    cont = 0
+    if d.event_kind == "continuous":
+        for ab in d.abilities:
+            if ab.timing == "continuous":
+                for e in ab.effects:
+                    if e.op == "static_strength":
+                        cont += e.amount
+    effects: dict[str, list[tuple[str, int]]] = {}
+    for ab in d.abilities:
+        effects.setdefault(ab.timing, []).extend((e.op, e.amount) for e in ab.effects)
+    return CardInfo(d, timings(d), d.is_beyonder, d.card_type,
+                    d.pathway is not None and d.sequence is not None, d.strength, d.agility,
+                    ch.strength if ch is not None else 0, ch.agility if ch is not None else 0,
+                    cont, {k: tuple(v) for k, v in effects.items()})
+
+
+#: pool name -> card code -> :class:`CardInfo` (immutable data, a cache, not game state)
+_INFO: dict[str, dict[str, CardInfo]] = {}
+
+
+def card_infos(state: GuimiState) -> dict[str, CardInfo]:
+    """Card code -> :class:`CardInfo` for the match's pool (built once per pool)."""
+    try:
+        return _INFO[state.pool]
+    except KeyError:
+        info = _INFO[state.pool] = {code: _card_info(d)
+                                    for code, d in _pool_defs(state.pool).items()}
+        return info
+
+
 def cards_in(eng: Eng, kind: str, p: int) -> list[int]:
     """Card ids in a zone (empty slots skipped)."""
-    zone = eng.state.zones[f"{kind}.{p}"]
+    ids = _ZONE_IDS.get(kind)
+    zone = eng.state.zones[ids[p] if ids is not None else f"{kind}.{p}"]
     if not zone.slotted:
         return list(zone.cards)
     return [c for c in zone.cards if c != EMPTY_SLOT]
+
+
+#: per-player zone kind -> its zone ids by seat
+_ZONE_IDS: dict[str, tuple[str, str]] = {
+    k: (f"{k}.0", f"{k}.1") for k in ("deck", "extra", "hand", "revival", "stack", "units",
+                                      "spirit", "status", "underworld", "astral")}
 
 
 def slot_of(eng: Eng, cid: int) -> int:
@@ -171,7 +262,8 @@ def slot_of(eng: Eng, cid: int) -> int:
 
 def rb_on_field(eng: Eng, p: int) -> bool:
     """The RB is in its revival zone (not dead, not slumbering; 023.4)."""
-    return eng.state.cards[eng.state.rb[p]].zone == z("revival", p)
+    state = eng.state
+    return state.cards[state.rb[p]].zone == _REVIVAL[p]
 
 
 def slumbering(eng: Eng, p: int) -> bool:
@@ -185,8 +277,7 @@ def is_characteristic(eng: Eng, cid: int) -> bool:
     card = state.cards[cid]
     if card.face_down or not card.zone.startswith("spirit."):
         return False
-    d = _code_defs(state)[card.code]
-    return d.pathway is not None and d.sequence is not None
+    return card_infos(state)[card.code].char
 
 
 def char_seq(eng: Eng, cid: int) -> int | None:
@@ -200,7 +291,8 @@ def char_seq(eng: Eng, cid: int) -> int | None:
 
 def rb_path(eng: Eng, p: int) -> str:
     """The RB's pathway."""
-    path = cdef(eng, eng.state.rb[p]).pathway
+    state = eng.state
+    path = card_infos(state)[state.cards[state.rb[p]].code].d.pathway
     assert path is not None
     return path
 
@@ -212,19 +304,23 @@ def is_beyonder_unit(eng: Eng, cid: int) -> bool:
 
 def controlled(eng: Eng, p: int) -> list[int]:
     """Cards a player controls for rituals: unit zone and face-up Spirit World (083.2)."""
-    out = cards_in(eng, "units", p)
-    out += [c for c in cards_in(eng, "spirit", p) if not eng.state.cards[c].face_down]
+    state = eng.state
+    cards = state.cards
+    zones = state.zones
+    out = [c for c in zones[_UNITS[p]].cards if c != EMPTY_SLOT]
+    out += [c for c in zones[_SPIRIT[p]].cards if not cards[c].face_down]
     return out
 
 
 def draw(eng: Eng, p: int, n: int = 1) -> None:
     """Draw ``n`` cards; drawing from an empty deck is a loss (133.1)."""
+    zones = eng.state.zones
     for _ in range(n):
-        deck = eng.state.zones[z("deck", p)].cards
+        deck = zones[_DECK[p]].cards
         if not deck:
             lose(eng, p, "deck_out")
             return
-        eng.move(deck[0], z("hand", p), kind="drawn")
+        eng.move(deck[0], _HAND[p], kind="drawn")
 
 
 def reveal_top(eng: Eng, p: int, why: str) -> int | None:
@@ -296,32 +392,29 @@ def cond_ok(eng: Eng, p: int, conds: tuple[Condition, ...]) -> bool:
 def strength(eng: Eng, cid: int) -> int:
     """Current strength of a character (013.6 floor, 102.4/102.7 modifiers, 104.3)."""
     state = eng.state
-    card = state.cards[cid]
-    d = cdef(eng, cid)
+    cards = state.cards
+    card = cards[cid]
+    info = card_infos(state)
+    i = info[card.code]
     p = card.controller
     opts = state.options
-    value = d.strength
+    value = i.strength
     is_rb = cid == state.rb[p]
+    zones = state.zones
     if is_rb:
-        for sc in state.zones[z("stack", p)].cards:
-            if not state.cards[sc].face_down:
-                ch = cdef(eng, sc).characteristic
-                if ch is not None:
-                    value += ch.strength
-    elif opts.characteristic_on_unit == "active" and d.characteristic is not None:
-        value += d.characteristic.strength
+        for sc in zones[_STACK[p]].cards:
+            c = cards[sc]
+            if not c.face_down:
+                value += info[c.code].ch_strength
+    elif opts.characteristic_on_unit == "active":
+        value += i.ch_strength
     ctr = card.counters
     if ctr:
         value += ctr.get("bp_str", 0) - ctr.get("bp_weak", 0)
-    for sw in state.zones[z("spirit", p)].cards:
-        if not state.cards[sw].face_down:
-            sd = cdef(eng, sw)
-            if sd.event_kind == "continuous":
-                for ab in sd.abilities:
-                    if ab.timing == "continuous":
-                        for e in ab.effects:
-                            if e.op == "static_strength":
-                                value += e.amount
+    for sw in zones[_SPIRIT[p]].cards:
+        c = cards[sw]
+        if not c.face_down:
+            value += info[c.code].cont_strength
     if state.bp_minus[p] and (not is_rb or opts.trigger_rb_scope != "exclude"):
         value -= state.bp_minus[p]
     if opts.strength_floor == "zero" and value < 0:
@@ -332,15 +425,16 @@ def strength(eng: Eng, cid: int) -> int:
 def agility(eng: Eng, cid: int) -> int:
     """Current agility of a character (an RB adds its digested characteristics)."""
     state = eng.state
-    card = state.cards[cid]
-    value = cdef(eng, cid).agility
+    cards = state.cards
+    card = cards[cid]
+    info = card_infos(state)
+    value = info[card.code].agility
     p = card.controller
     if cid == state.rb[p]:
-        for sc in state.zones[z("stack", p)].cards:
-            if not state.cards[sc].face_down:
-                ch = cdef(eng, sc).characteristic
-                if ch is not None:
-                    value += ch.agility
+        for sc in state.zones[_STACK[p]].cards:
+            c = cards[sc]
+            if not c.face_down:
+                value += info[c.code].ch_agility
     return value
 
 
@@ -497,8 +591,9 @@ def _start_turn(eng: Eng, step: StartTurn) -> None:
 def has_set_events(eng: Eng, p: int) -> bool:
     """Whether ``p`` has any event set face down in their Spirit World (public fact). The
     opponent's actions cannot add one, so a turn without one needs no quick windows."""
-    cards = eng.state.cards
-    for c in eng.state.zones[f"spirit.{p}"].cards:
+    state = eng.state
+    cards = state.cards
+    for c in state.zones[_SPIRIT[p]].cards:
         card = cards[c]
         if card.face_down and card.counters and "set_turn" in card.counters:
             return True
@@ -508,25 +603,35 @@ def has_set_events(eng: Eng, p: int) -> bool:
 def _timed_sources(eng: Eng, p: int, timing: str) -> list[int]:
     """``p``'s face-up cards (RB, units, non-characteristic Spirit World cards) with an ability
     of ``timing`` (027.2)."""
-    out: list[int] = []
     state = eng.state
-    defs = _defs(eng)
+    pool = state.pool
+    having = _HAVING.get((pool, timing))
+    if having is None:
+        having = _having(pool, timing)
     cards = state.cards
     zones = state.zones
-    for kind in ("revival", "units", "spirit"):
-        for cid in zones[f"{kind}.{p}"].cards:
-            if cid == EMPTY_SLOT:
-                continue
-            card = cards[cid]
-            if card.face_down:
-                continue
-            d = defs[card.code]
-            if not d.abilities or timing not in timings(d):
-                continue
-            if kind == "spirit" and d.pathway is not None and d.sequence is not None:
-                continue  # a characteristic (028.1)
-            out.append(cid)
+    out: list[int] = []
+    for zid in (_REVIVAL[p], _UNITS[p]):
+        for cid in zones[zid].cards:
+            if cid != EMPTY_SLOT:
+                card = cards[cid]
+                if not card.face_down and card.code in having:
+                    out.append(cid)
+    for cid in zones[_SPIRIT[p]].cards:
+        card = cards[cid]
+        if not card.face_down and card.code in having and not card_infos(state)[card.code].char:
+            out.append(cid)  # not a characteristic (028.1)
     return out
+
+
+#: (pool, timing) -> codes of the cards with an ability of that timing (immutable data)
+_HAVING: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _having(pool: str, timing: str) -> frozenset[str]:
+    codes = _HAVING[(pool, timing)] = frozenset(
+        code for code, d in _pool_defs(pool).items() if timing in timings(d))
+    return codes
 
 
 def _timed(eng: Eng, p: int, timing: str) -> list[Step]:
@@ -572,11 +677,13 @@ def _revival_phase(eng: Eng, step: RevivalPhase) -> None:
     p = step.player
     eng.emit("phase", player=p, data={"phase": "revival"})
     seats = (0, 1) if state.options.untap_scope == "all" else (p,)  # 064.1
+    cards = state.cards
+    zones = state.zones
     for s in seats:
-        for cid in [*cards_in(eng, "units", s), *cards_in(eng, "revival", s)]:
-            if state.cards[cid].exhausted:
-                state.cards[cid].exhausted = False
-                eng.emit("untapped", player=s, card=cid, code=state.cards[cid].code)
+        for cid in [*zones[_UNITS[s]].cards, *zones[_REVIVAL[s]].cards]:
+            if cid != EMPTY_SLOT and cards[cid].exhausted:
+                cards[cid].exhausted = False
+                eng.emit("untapped", player=s, card=cid, code=cards[cid].code)
     eng.push(*_timed(eng, p, "revival_phase"))
 
 
@@ -601,13 +708,16 @@ def _end_turn(eng: Eng, step: EndTurn) -> None:
 
 def ritual_ok(eng: Eng, p: int, pathway: str, seq: int) -> bool:
     """Whether ``p`` controls a usable ritual for (pathway, seq) (083)."""
-    keep = eng.state.options.characteristic_keeps_ritual == "yes"
+    state = eng.state
+    keep = state.options.characteristic_keeps_ritual == "yes"
     ctrl = controlled(eng, p)
-    slate = any(cdef(eng, c).extra_kind == "blasphemy_slate" for c in ctrl)
-    for c in ctrl:
+    cards = state.cards
+    info = card_infos(state)
+    defs = [info[cards[c].code].d for c in ctrl]
+    slate = any(d.extra_kind == "blasphemy_slate" for d in defs)
+    for c, d in zip(ctrl, defs, strict=True):
         if not keep and is_characteristic(eng, c):
             continue
-        d = cdef(eng, c)
         rituals: list[Ritual] = []
         if d.ritual is not None and d.is_potion:
             rituals.append(d.ritual)
@@ -652,11 +762,17 @@ def promotion_candidates(eng: Eng, p: int) -> list[int]:
     target = seq - 1
     path = rb_path(eng, p)
     out = []
-    for c in cards_in(eng, "spirit", p):
-        if not is_characteristic(eng, c):
+    cards = state.cards
+    info = card_infos(state)
+    for c in state.zones[_SPIRIT[p]].cards:
+        card = cards[c]
+        if card.face_down:
             continue
-        d = cdef(eng, c)
-        if d.pathway != path or char_seq(eng, c) != target:
+        i = info[card.code]
+        if not i.char or i.d.pathway != path:  # a characteristic of the RB's pathway (028.1)
+            continue
+        ctr = card.counters
+        if (ctr["seq"] if ctr and "seq" in ctr else i.d.sequence) != target:  # char_seq
             continue
         if 1 <= target <= 5 and not ritual_ok(eng, p, path, target):
             continue
@@ -718,8 +834,9 @@ def _promotion_ask(eng: Eng, step: PromotionAsk) -> None:
     if ready and state.options.ascension_start == "automatic":
         begin_ascension(eng, p)
         return
+    cands = promotion_candidates(eng, p)
     opts = [Option(key=f"promote:{c}", label=f"Promote with {cdef(eng, c).name_en}", card=c)
-            for c in promotion_candidates(eng, p)]
+            for c in cands] if cands else []
     if ready:
         opts.append(Option(key="ascend", label="Begin the Great Old One ascension"))
     if not opts:
@@ -822,32 +939,6 @@ def _defs(eng: Eng) -> dict[str, CardDef]:
     return cards
 
 
-#: cached option labels (immutable strings; a cache, not game state)
-_LABELS: dict[tuple[str, str, int], str] = {}
-_MOVE_LABELS = {(s, t, empty): f"{'Move' if empty else 'Swap'} {SLOT_NAMES[s]} -> {SLOT_NAMES[t]}"
-                for s in range(4) for t in range(4) for empty in (True, False)}
-
-
-def _label(kind: str, d: CardDef, n: int = 0) -> str:
-    key = (kind, d.id, n)
-    text = _LABELS.get(key)
-    if text is None:
-        if kind == "play":
-            text = f"Play {d.name_en} to {SLOT_NAMES[n]}"
-        elif kind == "event_up" or kind == "extra":
-            text = f"Activate {d.name_en}"
-        elif kind == "event_set":
-            text = f"Set {d.name_en}"
-        elif kind == "flip":
-            text = f"Activate set {d.name_en}"
-        elif kind == "potion":
-            text = f"Activate potion {d.name_en}"
-        else:
-            text = f"【起】 {d.name_en}: {_ability_summary(d, n)}"
-        _LABELS[key] = text
-    return text
-
-
 #: longest ability text shown in a 【起】 option label before it is cut with "…"
 _ABILITY_LABEL_MAX = 72
 
@@ -867,117 +958,218 @@ def _ability_summary(d: CardDef, n: int) -> str:
     return text
 
 
-#: (verb, card id, slot or ability index, card code) -> the main-phase Option for it. Options
-#: are immutable records once asked (nothing edits a choice's options), so one instance serves
-#: every choice and match in the process; a cache of derived data, not game state.
-_OPTS: dict[tuple[str, int, int, str], Option] = {}
+class _CardOpts:
+    """Every main-phase option one card instance can ever be offered, built once from its
+    (immutable) definition; :func:`main_options` picks from it with the live state.
+
+    Attributes:
+        code: the card code it was built for.
+        gate: highest RB sequence that may play it from hand (072.1); -1: never from hand.
+        from_hand: its options while in hand, at index ``ev * 16 + empty``: ``empty`` has bit
+            s set when unit slot s is empty (play to each, 073.1), ``ev`` is 4 when no event
+            may be played now (074.1), else 2 * (quick events may be activated from hand) +
+            (normal events may be set), both rules options.
+        spirit: face down in the Spirit World: 0 = nothing, 1 = extra card, 2 = flip.
+        spirit_opt: the option for ``spirit``.
+        conds: an extra card's activation condition (122.1).
+        seq_max: the condition as "RB sequence <= n": n, or -1 when it is anything else (then
+            :func:`cond_ok` decides).
+        potion: a potion item's option in a unit slot (076.1).
+        ignites: one option per 【起】 ability, in ability order (075).
+    """
+
+    __slots__ = ("code", "conds", "from_hand", "gate", "ignites", "potion", "seq_max", "spirit",
+                 "spirit_opt")
+
+    def __init__(self, code: str, gate: int, from_hand: tuple[tuple[Option, ...], ...],
+                 spirit: int, spirit_opt: Option | None, conds: tuple[Condition, ...],
+                 seq_max: int, potion: Option | None, ignites: tuple[Option, ...]) -> None:
+        self.code = code
+        self.gate = gate
+        self.from_hand = from_hand
+        self.spirit = spirit
+        self.spirit_opt = spirit_opt
+        self.conds = conds
+        self.seq_max = seq_max
+        self.potion = potion
+        self.ignites = ignites
+
+
+def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
+    """Build the :class:`_CardOpts` of card instance ``cid`` with definition ``d``."""
+    name = d.name_en
+    ctype = d.card_type
+    gate = -1 if d.rank is None else RANK_GATE[d.rank]
+    none: tuple[Option, ...] = ()
+    from_hand = [none] * 80
+    if ctype in ("beyonder", "item"):
+        plays = [Option(key=f"play:{cid}:{s}", label=f"Play {name} to {SLOT_NAMES[s]}", card=cid)
+                 for s in range(4)]
+        for ev in range(5):
+            for empty in range(16):
+                from_hand[ev * 16 + empty] = tuple(plays[s] for s in range(4) if empty >> s & 1)
+    elif ctype == "event":
+        quick = d.event_kind == "quick"
+        up = Option(key=f"event:{cid}:up", label=f"Activate {name}", card=cid)
+        down = Option(key=f"event:{cid}:set", label=f"Set {name}", card=cid)
+        for ev in range(4):
+            up_ok, set_ok = bool(ev & 2), bool(ev & 1)
+            got = ((up,) if not quick or up_ok else ()) + ((down,) if quick or set_ok else ())
+            for empty in range(16):
+                from_hand[ev * 16 + empty] = got
+    spirit, spirit_opt = 0, None
+    if d.extra_kind is not None:
+        spirit, spirit_opt = 1, Option(key=f"extra:{cid}", label=f"Activate {name}", card=cid)
+    elif ctype == "event" and d.event_kind != "quick":
+        spirit, spirit_opt = 2, Option(key=f"flip:{cid}", label=f"Activate set {name}", card=cid)
+    potion = (Option(key=f"potion:{cid}", label=f"Activate potion {name}", card=cid)
+              if d.item_kind == "potion" else None)
+    ignites = tuple(Option(key=f"ignite:{cid}:{i}", label=f"【起】 {name}: {_ability_summary(d, i)}",
+                           card=cid)
+                    for i, ab in enumerate(d.abilities) if ab.timing == "ignition")
+    conds = d.activation_condition
+    seq_max = -1
+    if all(c.kind == "always" for c in conds):
+        seq_max = 1 << 30
+    elif len(conds) == 1 and conds[0].kind == "rb_sequence_at_most":
+        seq_max = conds[0].value
+    return _CardOpts(code, gate, tuple(from_hand), spirit, spirit_opt, conds, seq_max, potion,
+                     ignites)
+
+
+#: pool -> card id -> the card's :class:`_CardOpts` (``None`` until built; rebuilt when the id
+#: holds another code). Options are immutable records once asked (nothing edits a choice's
+#: options), so one instance serves every choice and match in the process; derived from
+#: immutable card definitions only, a cache and not game state.
+_OPTS: dict[str, list[_CardOpts | None]] = {}
 _OPTS_LIMIT = 100_000
 
-
-def _main_opt(verb: str, cid: int, n: int, code: str, d: CardDef) -> Option:
-    """Build (and cache) the main-phase option ``verb`` for card ``cid`` (see :data:`_OPTS`)."""
-    if len(_OPTS) >= _OPTS_LIMIT:
-        _OPTS.clear()
-    if verb == "play":
-        key, label = f"play:{cid}:{n}", _label("play", d, n)
-    elif verb == "event_up":
-        key, label = f"event:{cid}:up", _label("event_up", d)
-    elif verb == "event_set":
-        key, label = f"event:{cid}:set", _label("event_set", d)
-    elif verb == "ignite":
-        key, label = f"ignite:{cid}:{n}", _label("ignite", d, n)
-    else:  # extra, flip, potion
-        key, label = f"{verb}:{cid}", _label(verb, d)
-    opt = _OPTS[(verb, cid, n, code)] = Option(key=key, label=label, card=cid)
-    return opt
-
-
-#: (card id, from slot, to slot, to slot empty) -> the move/swap Option (see :data:`_OPTS`)
-_MOVE_OPTS: dict[tuple[int, int, int, bool], Option] = {}
+#: (card id * 4 + its slot) * 16 + mask of empty slots (bit t = slot t empty) -> the move/swap
+#: options of that unit (077.1) in the order :func:`main_options` lists them; a function of the
+#: key alone (labels name slots, not cards), so exact to reuse in any match
+_MOVE_OPTS: dict[int, tuple[Option, ...]] = {}
 _END_OPT = Option(key="end", label="End the main phase")
 
 
-def _move_opt(cid: int, s: int, t: int, free: bool) -> Option:
+#: the four unit slots (card ids or EMPTY_SLOT) -> all their move/swap options, in order;
+#: a function of the tuple alone (see :data:`_MOVE_OPTS`)
+_ZONE_MOVES: dict[tuple[int, ...], tuple[Option, ...]] = {}
+
+
+def _zone_moves(units: tuple[int, ...], empty_mask: int) -> tuple[Option, ...]:
+    """Every move/swap option of a unit zone holding ``units`` (see :data:`_ZONE_MOVES`)."""
+    if len(_ZONE_MOVES) >= _OPTS_LIMIT:
+        _ZONE_MOVES.clear()
+    out: list[Option] = []
+    get_moves = _MOVE_OPTS.get
+    for s, cid in enumerate(units):
+        if cid != EMPTY_SLOT:
+            moves = get_moves((cid * 4 + s) * 16 + empty_mask)
+            if moves is None:
+                moves = _move_opts(cid, s, empty_mask)
+            out += moves
+    opts = _ZONE_MOVES[units] = tuple(out)
+    return opts
+
+
+def _move_opts(cid: int, s: int, empty_mask: int) -> tuple[Option, ...]:
+    """The move/swap options of unit ``cid`` in slot ``s`` (see :data:`_MOVE_OPTS`)."""
     if len(_MOVE_OPTS) >= _OPTS_LIMIT:
         _MOVE_OPTS.clear()
-    opt = _MOVE_OPTS[(cid, s, t, free)] = Option(key=f"move:{cid}:{t}",
-                                                 label=_MOVE_LABELS[(s, t, free)], card=cid)
-    return opt
+    out: list[Option] = []
+    for t in range(4):
+        if t != s:
+            free = bool(empty_mask >> t & 1)
+            if free or t > s:
+                out.append(Option(key=f"move:{cid}:{t}", card=cid,
+                                  label=f"{'Move' if free else 'Swap'} "
+                                        f"{SLOT_NAMES[s]} -> {SLOT_NAMES[t]}"))
+    opts = _MOVE_OPTS[(cid * 4 + s) * 16 + empty_mask] = tuple(out)
+    return opts
 
 
 def main_options(eng: Eng, p: int) -> list[Option]:
-    """Legal main-phase actions (071-077, 122.1); ``end`` is always last."""
+    """Legal main-phase actions (071-077, 122.1); ``end`` is always last.
+
+    Order: from hand (per card: play to each empty slot, or activate then set an event), face-
+    down Spirit World cards (extra activation or flip), potions and 【起】 abilities of units
+    then the RB, moves/swaps, ``end``. Options come from caches of immutable derived data
+    (:data:`_OPTS` per card instance and code, :data:`_ZONE_MOVES`/:data:`_MOVE_OPTS` per unit
+    zone layout); what is offered is decided from the live state at every call.
+    """
     state = eng.state
-    defs = _defs(eng)
     cards = state.cards
+    pool = state.pool
+    recs = _OPTS.get(pool)
+    if recs is None or len(recs) < len(cards):
+        recs = _OPTS[pool] = (recs or []) + [None] * (len(cards) - len(recs or []))
     zones = state.zones
     opts: list[Option] = []
     add = opts.append
-    get = _OPTS.get
-    units = zones[f"units.{p}"].cards
-    empty = [i for i, c in enumerate(units) if c == EMPTY_SLOT]
-    sw = zones[f"spirit.{p}"].cards
+    extend = opts.extend
+    units = zones[_UNITS[p]].cards
+    sw = zones[_SPIRIT[p]].cards
     sw_full = len(sw) >= 7
     o = state.options
     seq = state.sequence[p]
-    can_event = state.events_played[p] == 0 and not sw_full
-    for cid in zones[f"hand.{p}"].cards:
+    empty = 0
+    for s, cid in enumerate(units):
+        if cid == EMPTY_SLOT:
+            empty |= 1 << s
+    if state.events_played[p] == 0 and not sw_full:  # 074.1
+        hidx = 16 * (2 * (o.quick_event_from_hand == "allowed")
+                     + (o.set_event_activation == "later_main_phase")) + empty
+    else:
+        hidx = 64 + empty
+    for cid in zones[_HAND[p]].cards:
         code = cards[cid].code
-        d = defs[code]
-        rank = d.rank
-        if rank is None or seq > RANK_GATE[rank]:  # 072.1
-            continue
-        ctype = d.card_type
-        if ctype == "beyonder" or ctype == "item":
-            for s in empty:
-                add(get(("play", cid, s, code)) or _main_opt("play", cid, s, code, d))
-        elif ctype == "event" and can_event:
-            if d.event_kind != "quick" or o.quick_event_from_hand == "allowed":
-                add(get(("event_up", cid, 0, code)) or _main_opt("event_up", cid, 0, code, d))
-            if d.event_kind == "quick" or o.set_event_activation == "later_main_phase":
-                add(get(("event_set", cid, 0, code))
-                    or _main_opt("event_set", cid, 0, code, d))
+        rec = recs[cid]
+        if rec is None or rec.code != code:
+            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
+        if seq <= rec.gate:  # 072.1
+            extend(rec.from_hand[hidx])
     for cid in sw:
         card = cards[cid]
         if not card.face_down:
             continue
-        d = defs[card.code]
-        if d.extra_kind is not None:
-            if cond_ok(eng, p, d.activation_condition):
-                add(get(("extra", cid, 0, card.code))
-                    or _main_opt("extra", cid, 0, card.code, d))
-        elif (d.card_type == "event" and d.event_kind != "quick"
-              and card.counters.get("set_turn", -1) != state.turn):
-            add(get(("flip", cid, 0, card.code)) or _main_opt("flip", cid, 0, card.code, d))
+        code = card.code
+        rec = recs[cid]
+        if rec is None or rec.code != code:
+            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
+        k = rec.spirit
+        if k == 1:
+            if seq <= rec.seq_max or (rec.seq_max < 0 and cond_ok(eng, p, rec.conds)):
+                add(rec.spirit_opt)  # type: ignore[arg-type]
+        elif k == 2 and card.counters.get("set_turn", -1) != state.turn:
+            add(rec.spirit_opt)  # type: ignore[arg-type]
     rb = state.rb[p]
-    ignite_ids = [c for c in units if c != EMPTY_SLOT]
-    if cards[rb].zone == f"revival.{p}" and not state.mad[p]:
-        ignite_ids.append(rb)
     used = state.used_ignition
-    for cid in ignite_ids:
+    for cid in units:
+        if cid == EMPTY_SLOT:
+            continue
         card = cards[cid]
-        d = defs[card.code]
-        if d.item_kind == "potion" and cid != rb and not sw_full:
-            add(get(("potion", cid, 0, card.code))
-                or _main_opt("potion", cid, 0, card.code, d))
-        if not d.abilities or cid in used or (card.counters and card.counters.get("no_act")):
-            continue
-        if "ignition" not in timings(d):
-            continue
-        for i, ab in enumerate(d.abilities):
-            if ab.timing == "ignition":
-                add(get(("ignite", cid, i, card.code))
-                    or _main_opt("ignite", cid, i, card.code, d))
+        code = card.code
+        rec = recs[cid]
+        if rec is None or rec.code != code:
+            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
+        if rec.potion is not None and cid != rb and not sw_full:
+            add(rec.potion)
+        if rec.ignites and cid not in used and not (card.counters and card.counters.get("no_act")):
+            extend(rec.ignites)
+    card = cards[rb]
+    if card.zone == _REVIVAL[p] and not state.mad[p]:
+        code = card.code
+        rec = recs[rb]
+        if rec is None or rec.code != code:
+            rec = recs[rb] = _card_opts(rb, code, _pool_defs(pool)[code])
+        if rec.ignites and rb not in used and not (card.counters and card.counters.get("no_act")):
+            extend(rec.ignites)
     if o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn:
-        get_move = _MOVE_OPTS.get
-        for s, cid in enumerate(units):
-            if cid == EMPTY_SLOT:
-                continue
-            for t in range(4):
-                if t != s:
-                    free = units[t] == EMPTY_SLOT
-                    if free or t > s:
-                        add(get_move((cid, s, t, free)) or _move_opt(cid, s, t, free))
+        key = tuple(units)
+        moves = _ZONE_MOVES.get(key)
+        if moves is None:
+            moves = _zone_moves(key, empty)
+        extend(moves)
     add(_END_OPT)
     return opts
 
@@ -995,11 +1187,11 @@ def _main_phase(eng: Eng, step: MainPhase) -> None:
 
 
 def _effects_of(eng: Eng, p: int, cid: int, timing: str) -> list[DoEffect]:
-    d = cdef(eng, cid)
-    if not d.abilities or timing not in timings(d):
+    state = eng.state
+    effects = card_infos(state)[state.cards[cid].code].effects.get(timing)
+    if not effects:
         return []
-    return [DoEffect(player=p, source=cid, op=e.op, amount=e.amount)
-            for ab in d.abilities if ab.timing == timing for e in ab.effects]
+    return [DoEffect(player=p, source=cid, op=op, amount=n) for op, n in effects]
 
 
 def activate_event(eng: Eng, p: int, cid: int) -> None:
@@ -1022,8 +1214,16 @@ def _main_answer(eng: Eng, step: MainAnswer) -> None:
     eng.push(MainPhase(player=p))
     if has_set_events(eng, 1 - p):
         eng.push(QuickWindow(player=1 - p))  # 074.8: after the action, before the next
-    if verb == "play":  # 073.1
-        eng.move(cid, z("units", p), slot=int(parts[2]), face_down=False, kind="played")
+    if verb == "move":  # 077.1
+        state.moves += 1
+        units = state.zones[_UNITS[p]].cards
+        s, t = units.index(cid), int(parts[2])
+        other = units[t]
+        units[s], units[t] = other, cid
+        eng.emit("units_moved", player=p, data={"from": s, "to": t, "card": cid,
+                                                "other": None if other == EMPTY_SLOT else other})
+    elif verb == "play":  # 073.1
+        eng.move(cid, _UNITS[p], slot=int(parts[2]), face_down=False, kind="played")
         eng.push(*_effects_of(eng, p, cid, "on_play"))
     elif verb == "event":
         state.events_played[p] += 1
@@ -1047,14 +1247,6 @@ def _main_answer(eng: Eng, step: MainAnswer) -> None:
         ab = cdef(eng, cid).abilities[int(parts[2])]
         eng.emit("ignition", player=p, card=cid, code=state.cards[cid].code)
         eng.push(*[DoEffect(player=p, source=cid, op=e.op, amount=e.amount) for e in ab.effects])
-    elif verb == "move":  # 077.1
-        state.moves += 1
-        units = state.zones[z("units", p)].cards
-        s, t = units.index(cid), int(parts[2])
-        other = units[t]
-        units[s], units[t] = other, cid
-        eng.emit("units_moved", player=p, data={"from": s, "to": t, "card": cid,
-                                                "other": None if other == EMPTY_SLOT else other})
 
 
 @on(FinishEvent)
@@ -1096,22 +1288,24 @@ def quick_window_cards(eng: Eng, p: int) -> list[int]:
     whether a window is offered never tells the opponent what a set card is.
     """
     state = eng.state
-    if state.result is not None or state.quick_used[p] == _quick_token(eng):
-        return []
-    if not state.in_battle and state.active_player == p:
+    if state.result is not None or (not state.in_battle and state.active_player == p):
         return []
     out = []
-    for cid in state.zones[z("spirit", p)].cards:
-        card = state.cards[cid]
+    cards = state.cards
+    in_battle = state.in_battle
+    for cid in state.zones[_SPIRIT[p]].cards:
+        card = cards[cid]
         if not card.face_down or "set_turn" not in card.counters:
             continue
-        if state.in_battle:
+        if in_battle:
             if (state.options.quick_event_same_round_battle == "forbidden"
                     and card.counters.get("set_round", -1) == state.round):
                 continue
         elif card.counters.get("set_turn", -1) == state.turn:
             continue
         out.append(cid)
+    if out and state.quick_used[p] == _quick_token(eng):  # 074.7: one per window group
+        return []
     return out
 
 
@@ -1191,26 +1385,30 @@ def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
     """Distinct codes in ``p``'s main deck that a search may find, sorted by code (the
     searching player looks through their own deck; keys name codes, never instance ids, and
     the order must not tell where in the hidden deck a card lies)."""
-    path = rb_path(eng, p)
     state = eng.state
-    defs = _code_defs(state)
+    path = rb_path(eng, p)
+    key = (state.pool, path, op, state.sequence[p] - 1 if op == "seek" else 0)
+    ok = _SEARCHABLE.get(key)
+    if ok is None:
+        target = key[3]
+        ok_codes = set()
+        for code, d in _code_defs(state).items():
+            if d.pathway != path:
+                continue
+            if op == "seek":
+                good = d.card_type == "beyonder" and d.sequence == target
+            else:
+                good = d.item_kind == "potion" if op == "search_potion" else d.card_type == "beyonder"
+            if good:
+                ok_codes.add(code)
+        ok = _SEARCHABLE[key] = frozenset(ok_codes)
     cards = state.cards
-    target = state.sequence[p] - 1
-    seen: list[str] = []
-    for c in state.zones[f"deck.{p}"].cards:
-        code = cards[c].code
-        if code in seen:
-            continue
-        d = defs[code]
-        if d.pathway != path:
-            continue
-        if op == "seek":
-            ok = d.card_type == "beyonder" and d.sequence == target
-        else:
-            ok = d.item_kind == "potion" if op == "search_potion" else d.card_type == "beyonder"
-        if ok:
-            seen.append(code)
-    return sorted(seen)
+    return sorted({cards[c].code for c in state.zones[_DECK[p]].cards} & ok)
+
+
+#: (pool, RB pathway, search op, target sequence for ``seek``) -> the codes that search may
+#: find (derived from immutable card definitions only; a cache, not game state)
+_SEARCHABLE: dict[tuple[str, str, str, int], frozenset[str]] = {}
 
 
 @on(DoEffect)
@@ -1268,10 +1466,13 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
             else:  # the Underworld is public: its cards are named by id
                 target = state.sequence[p] - 1
                 path = rb_path(eng, p)
-                opts = [Option(key=f"card:{c}", label=f"{cdef(eng, c).name_en} (Underworld)",
-                               card=c) for c in cards_in(eng, "underworld", p)
-                        if cdef(eng, c).is_beyonder and cdef(eng, c).pathway == path
-                        and cdef(eng, c).sequence == target]
+                defs = _defs(eng)
+                cards = state.cards
+                for c in state.zones[f"underworld.{p}"].cards:
+                    d = defs[cards[c].code]
+                    if d.card_type == "beyonder" and d.pathway == path and d.sequence == target:
+                        opts.append(Option(key=f"card:{c}", label=f"{d.name_en} (Underworld)",
+                                           card=c))
         if found or opts:
             defs = _defs(eng)
             eng.ask(p, "effect_target", f"Choose a card to search for ({op})",
@@ -1357,9 +1558,13 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
 
 
 def _char_ids(eng: Eng, p: int) -> list[int]:
-    out = [c for c in cards_in(eng, "units", p) if cdef(eng, c).is_beyonder]
+    state = eng.state
+    cards = state.cards
+    info = card_infos(state)
+    out = [c for c in state.zones[_UNITS[p]].cards
+           if c != EMPTY_SLOT and info[cards[c].code].beyonder]
     if rb_on_field(eng, p):
-        out.append(eng.state.rb[p])
+        out.append(state.rb[p])
     return out
 
 
@@ -1369,6 +1574,34 @@ def _order_key(eng: Eng, cid: int) -> tuple[int, int, int, int]:
     is_rb = cid == state.rb[p]
     return (-agility(eng, cid), 0 if p == state.first else 1, 0 if is_rb else 1,
             -1 if is_rb else slot_of(eng, cid))
+
+
+def _by_order(eng: Eng, ids: list[int]) -> list[int]:
+    """``ids`` sorted by :func:`_order_key` (092.1, 093.1; a stable sort, computed inline)."""
+    if len(ids) <= 1:
+        return list(ids)
+    state = eng.state
+    cards = state.cards
+    zones = state.zones
+    info = card_infos(state)
+    first = state.first
+    rbs = state.rb
+    keys: dict[int, tuple[int, int, int, int]] = {}
+    for cid in ids:
+        card = cards[cid]
+        p = card.controller
+        agi = info[card.code].agility
+        if cid == rbs[p]:
+            for sc in zones[_STACK[p]].cards:
+                c = cards[sc]
+                if not c.face_down:
+                    agi += info[c.code].ch_agility
+            keys[cid] = (-agi, 0 if p == first else 1, 0, -1)
+        else:
+            zone = card.zone
+            slot = zones[zone].cards.index(cid) if zone.startswith("units.") else -1
+            keys[cid] = (-agi, 0 if p == first else 1, 1, slot)
+    return sorted(ids, key=keys.__getitem__)
 
 
 @on(BattleStart)
@@ -1385,17 +1618,28 @@ def _battle_start(eng: Eng, step: BattleStart) -> None:
             ctr = state.cards[cid].counters
             if ctr.get("protect"):
                 state.cards[cid].counters = {k: v for k, v in ctr.items() if k != "protect"}
-    chars = sorted(_char_ids(eng, 0) + _char_ids(eng, 1), key=lambda c: _order_key(eng, c))
+    cards = state.cards
+    info = card_infos(state)
+    chars = _by_order(eng, _char_ids(eng, 0) + _char_ids(eng, 1))
     steps: list[Step] = []
     for cid in chars:  # 092.1
-        steps += _effects_of(eng, state.cards[cid].controller, cid, "start_of_battle")
+        if "start_of_battle" in info[cards[cid].code].timings:
+            steps += _effects_of(eng, cards[cid].controller, cid, "start_of_battle")
     f = state.first
+    zones = state.zones
     for p in (f, 1 - f):  # 092.2
-        for cid in cards_in(eng, "units", p):
-            if not cdef(eng, cid).is_beyonder:
-                steps += _effects_of(eng, p, cid, "start_of_battle")
-        for cid in [*cards_in(eng, "spirit", p), *cards_in(eng, "status", p)]:
-            if not state.cards[cid].face_down and not is_characteristic(eng, cid):
+        for cid in zones[_UNITS[p]].cards:
+            if cid != EMPTY_SLOT:
+                i = info[cards[cid].code]
+                if not i.beyonder and "start_of_battle" in i.timings:
+                    steps += _effects_of(eng, p, cid, "start_of_battle")
+        for cid in [*zones[_SPIRIT[p]].cards, *zones[f"status.{p}"].cards]:
+            card = cards[cid]
+            if card.face_down:
+                continue
+            i = info[card.code]
+            if "start_of_battle" in i.timings and not (
+                    i.char and card.zone.startswith("spirit.")):  # not a characteristic
                 steps += _effects_of(eng, p, cid, "start_of_battle")
     steps += [QuickWindow(player=f), QuickWindow(player=1 - f), BattleOrder()]
     eng.push(*steps)
@@ -1404,14 +1648,16 @@ def _battle_start(eng: Eng, step: BattleStart) -> None:
 @on(BattleOrder)
 def _battle_order(eng: Eng, step: BattleOrder) -> None:
     state = eng.state
+    cards = state.cards
+    info = card_infos(state)
     cands = []
     for p in (0, 1):  # 093.1
-        units = state.zones[z("units", p)].cards
+        units = state.zones[_UNITS[p]].cards
         cands += [units[s] for s in FRONT if units[s] != EMPTY_SLOT
-                  and cdef(eng, units[s]).is_beyonder and not state.cards[units[s]].exhausted]
-        if rb_on_field(eng, p) and not state.cards[state.rb[p]].exhausted:
+                  and info[cards[units[s]].code].beyonder and not cards[units[s]].exhausted]
+        if rb_on_field(eng, p) and not cards[state.rb[p]].exhausted:
             cands.append(state.rb[p])
-    state.attack_order = sorted(cands, key=lambda c: _order_key(eng, c))
+    state.attack_order = _by_order(eng, cands)
     eng.emit("attack_order", data={"order": ",".join(map(str, state.attack_order))})
     eng.push(BattleNext(index=0))
 
@@ -1419,13 +1665,16 @@ def _battle_order(eng: Eng, step: BattleOrder) -> None:
 def attack_targets(eng: Eng, p: int) -> list[int]:
     """Legal targets for ``p``'s attacker (094.3)."""
     state = eng.state
+    cards = state.cards
+    info = card_infos(state)
     o = 1 - p
-    units = state.zones[z("units", o)].cards
-    out = [units[s] for s in FRONT if units[s] != EMPTY_SLOT and cdef(eng, units[s]).is_beyonder]
+    units = state.zones[_UNITS[o]].cards
+    out = [units[s] for s in FRONT if units[s] != EMPTY_SLOT
+           and info[cards[units[s]].code].beyonder]
     if rb_on_field(eng, o):
         out.append(state.rb[o])
-    out += [c for c in units if c != EMPTY_SLOT and cdef(eng, c).card_type == "item"
-            and not state.cards[c].counters.get("protect")]
+    out += [c for c in units if c != EMPTY_SLOT and info[cards[c].code].card_type == "item"
+            and not cards[c].counters.get("protect")]
     return out
 
 
@@ -1437,7 +1686,23 @@ def _can_attack(eng: Eng, cid: int) -> bool:
         return False
     if cid == state.rb[p]:
         return rb_on_field(eng, p)
-    return card.zone == z("units", p) and slot_of(eng, cid) in FRONT
+    return card.zone == _UNITS[p] and slot_of(eng, cid) in FRONT
+
+
+#: (pool, target id, attacker id, target code) -> the "attack" option (094.3); options are
+#: immutable once asked, so one instance serves every choice (a cache of derived data)
+_ATTACK_OPTS: dict[tuple[str, int, int, str], Option] = {}
+_NO_ATTACK = Option(key="pass", label="Do not attack")
+
+
+def _attack_opt(eng: Eng, t: int, attacker: int, code: str) -> Option:
+    if len(_ATTACK_OPTS) >= _OPTS_LIMIT:
+        _ATTACK_OPTS.clear()
+    state = eng.state
+    opt = _ATTACK_OPTS[(state.pool, t, attacker, code)] = Option(
+        key=f"attack:{t}", label=f"Attack {_pool_defs(state.pool)[code].name_en}", card=t,
+        data={"attacker": attacker})
+    return opt
 
 
 @on(BattleNext)
@@ -1452,9 +1717,17 @@ def _battle_next(eng: Eng, step: BattleNext) -> None:
         targets = attack_targets(eng, p)
         if not targets:  # 094.4
             continue
-        opts = [Option(key=f"attack:{t}", label=f"Attack {cdef(eng, t).name_en}", card=t,
-                       data={"attacker": cid}) for t in targets]
-        opts.append(Option(key="pass", label="Do not attack"))
+        cards = state.cards
+        pool = state.pool
+        got = _ATTACK_OPTS.get
+        opts = []
+        for t in targets:
+            code = cards[t].code
+            opt = got((pool, t, cid, code))
+            if opt is None:
+                opt = _attack_opt(eng, t, cid, code)
+            opts.append(opt)
+        opts.append(_NO_ATTACK)
         eng.ask(p, "attack", f"{cdef(eng, cid).name_en} may attack", opts,
                 resume=AttackAnswer(index=i))
         return
@@ -1463,7 +1736,8 @@ def _battle_next(eng: Eng, step: BattleNext) -> None:
 
 
 def _is_char_target(eng: Eng, cid: int) -> bool:
-    return cdef(eng, cid).card_type in ("beyonder", "revival_beyonder")
+    state = eng.state
+    return card_infos(state)[state.cards[cid].code].card_type in ("beyonder", "revival_beyonder")
 
 
 @on(AttackAnswer)
@@ -1481,7 +1755,7 @@ def _attack_answer(eng: Eng, step: AttackAnswer) -> None:
     eng.emit("attack_declared", player=p, card=attacker, code=state.cards[attacker].code,
              data={"target": target})
     if attacker == state.rb[p]:  # 104.1
-        for sc in state.zones[z("stack", p)].cards:
+        for sc in state.zones[_STACK[p]].cards:
             if state.cards[sc].face_down:
                 state.cards[sc].face_down = False
                 eng.emit("digested", player=p, card=sc, code=state.cards[sc].code)
@@ -1489,9 +1763,11 @@ def _attack_answer(eng: Eng, step: AttackAnswer) -> None:
     eng.push(InterceptAsk(), QuickWindow(player=p), QuickWindow(player=1 - p), AttackCheck(),
              HitCheck(), BattleNext(index=step.index + 1))
     if _is_char_target(eng, target):  # 095.1
-        units = state.zones[z("units", p)].cards
+        units = state.zones[_UNITS[p]].cards
+        cards = state.cards
+        infos = card_infos(state)
         sup = [units[s] for s in BACK if units[s] != EMPTY_SLOT
-               and cdef(eng, units[s]).is_beyonder and not state.cards[units[s]].exhausted]
+               and infos[cards[units[s]].code].beyonder and not cards[units[s]].exhausted]
         if sup:
             info: dict[str, tcgcore.Scalar] = {"attacker": attacker, "target": target}
             eng.ask(p, "support", "Tap back-row Beyonders to support the attack",
@@ -1518,8 +1794,10 @@ def _intercept_ask(eng: Eng, step: InterceptAsk) -> None:
     assert att is not None
     d = 1 - att.player
     char_target = _is_char_target(eng, att.target)
-    cands = [c for c in cards_in(eng, "units", d) if cdef(eng, c).is_beyonder
-             and not state.cards[c].exhausted and c != att.target]
+    cards = state.cards
+    infos = card_infos(state)
+    cands = [c for c in state.zones[_UNITS[d]].cards if c != EMPTY_SLOT
+             and infos[cards[c].code].beyonder and not cards[c].exhausted and c != att.target]
     rb = state.rb[d]
     if (rb_on_field(eng, d) and rb != att.target and not state.cards[rb].exhausted
             and not state.mad[d]
@@ -1724,9 +2002,12 @@ def _battle_end(eng: Eng, step: BattleEnd) -> None:
     eng.emit("phase", data={"phase": "battle end step"})
     steps: list[Step] = []
     f = state.first
+    cards = state.cards
+    infos = card_infos(state)
     for p in (f, 1 - f):  # 099.1
-        for cid in cards_in(eng, "status", p):
-            if not state.cards[cid].face_down:
+        for cid in state.zones[f"status.{p}"].cards:
+            card = cards[cid]
+            if not card.face_down and "status" in infos[card.code].timings:
                 steps += _effects_of(eng, p, cid, "status")
     eng.push(*steps, BattleCleanup())
 
@@ -1737,12 +2018,15 @@ _BP_COUNTERS = ("bp_str", "bp_weak", "bonus_dmg", "no_act", "unhittable")
 @on(BattleCleanup)
 def _battle_cleanup(eng: Eng, step: BattleCleanup) -> None:
     state = eng.state
+    cards = state.cards
+    zones = state.zones
     for p in (0, 1):  # 099.2
-        for cid in [*cards_in(eng, "units", p), *cards_in(eng, "revival", p)]:
-            ctr = state.cards[cid].counters
+        for cid in [*zones[_UNITS[p]].cards, *zones[_REVIVAL[p]].cards]:
+            if cid == EMPTY_SLOT:
+                continue
+            ctr = cards[cid].counters
             if ctr and any(k in ctr for k in _BP_COUNTERS):
-                state.cards[cid].counters = {k: v for k, v in ctr.items()
-                                             if k not in _BP_COUNTERS}
+                cards[cid].counters = {k: v for k, v in ctr.items() if k not in _BP_COUNTERS}
     state.bp_minus = [0, 0]
     state.in_battle = False
     done = []

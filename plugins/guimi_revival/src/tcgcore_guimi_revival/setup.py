@@ -236,18 +236,22 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
     decks = _decks(options, pool, eng)
     fp = state.options.first_player
     state.first = eng.rng.randbelow(2) if fp == "random" else int(fp[1])  # 051.2
+    add_card = eng.add_card
     for p, deck in enumerate(decks):
-        rb = eng.add_card(deck.revival, p, z("revival", p), face_down=True)  # 051.1
+        rb = add_card(deck.revival, p, z("revival", p), face_down=True)  # 051.1
         state.rb[p] = rb.id
+        deck_zone = z("deck", p)
         for code in deck.main_codes():
-            eng.add_card(code, p, z("deck", p))
+            add_card(code, p, deck_zone)
+        extra_zone = z("extra", p)
         for code in deck.extra:
-            eng.add_card(code, p, z("extra", p))
-        eng.shuffle(z("deck", p))
+            add_card(code, p, extra_zone)
+        eng.shuffle(deck_zone)
     for p in (state.first, 1 - state.first):  # 051.3
+        deck_zone, hand_zone = z("deck", p), z("hand", p)
         for _ in range(5):
-            deck_cards = state.zones[z("deck", p)].cards
-            eng.move(deck_cards[0], z("hand", p), kind="drawn")
+            deck_cards = state.zones[deck_zone].cards
+            eng.move(deck_cards[0], hand_zone, kind="drawn")
     eng.push(Mulligan(player=state.first), Mulligan(player=1 - state.first), StartGame())
 
 

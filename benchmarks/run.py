@@ -146,21 +146,25 @@ _FLAT_MIN_DECISIONS = 20
 
 
 def _timed_game(game: str, players: int | None, options: dict[str, Any],
-                seed: int) -> list[tuple[str, float]]:
-    """One seeded random game: per decision, the answered choice's ``kind`` and the CPU time
+                seed: int) -> list[tuple[str, float, int]]:
+    """One seeded random game: per decision, the answered choice's ``kind``, the CPU time
     of ``Match.choose`` (validation, recording and the engine run up to the next choice;
-    the agents' own time excluded)."""
+    the agents' own time excluded) and the number of events the engine emitted meanwhile
+    (a measure of how much rules work the decision set off)."""
     m = tcgcore.new_match(game, seed=seed, players=players, **options)
     agents = [tcgcore.RandomAgent(seed * 7 + 11 + s) for s in range(m.state.num_players)]
-    out: list[tuple[str, float]] = []
+    out: list[tuple[str, float, int]] = []
     clock = time.process_time
+    state = m.state
     while m.result is None and len(out) < 50_000:
         choice = m.pending
         assert choice is not None
         keys = agents[choice.player].decide(m, choice)
+        events = state.event_count
         start = clock()
         m.choose(choice.player, keys)
-        out.append((choice.kind, clock() - start))
+        elapsed = clock() - start
+        out.append((choice.kind, elapsed, state.event_count - events))
     return out
 
 
@@ -177,9 +181,12 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
     tenths; ``mix_adjusted`` compares like with like: for each choice kind present in both
     pools, its mean cost in each pool, weighted by the kind's share of all decisions of the
     kept games (so both sides get the same mix of kinds), first over last. Below 1 means
-    decisions get dearer as the game grows. ``None`` if no game was long enough.
+    decisions get dearer as the game grows. ``per_event`` is the pooled CPU time per event
+    emitted, first tenths over last tenths: whether a unit of rules work gets dearer as the
+    state and its history grow (``events_per_decision_first_last`` shows whether late
+    decisions set off more work). ``None`` if no game was long enough.
     """
-    games: list[list[tuple[str, float]]] = []
+    games: list[list[tuple[str, float, int]]] = []
     cpu0 = _cpu_s()
     seed = 0
     while len(games) < min_games or _cpu_s() - cpu0 < seconds:
@@ -196,17 +203,21 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
     # per kept game and kind: [CPU time, count] in its first tenth and in its last tenth
     per_game: list[dict[str, list[float]]] = []
     share: dict[str, int] = {}
+    # CPU time and events emitted, summed over the pooled first tenths and last tenths
+    work = [0.0, 0, 0.0, 0]
     for g in kept:
         body = g[:-1]  # the final decision's run ends and resolves the game: a one-off cost
         tenth = len(body) // 10
         sums: dict[str, list[float]] = {}
         for pos, part in ((0, body[:tenth]), (2, body[-tenth:])):
-            for kind, t in part:
+            for kind, t, events in part:
                 cell = sums.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
                 cell[pos] += t
                 cell[pos + 1] += 1
+                work[pos] += t
+                work[pos + 1] += events
         per_game.append(sums)
-        for kind, _ in body:
+        for kind, _, _ in body:
             share[kind] = share.get(kind, 0) + 1
     total = sum(share.values())
     raw, mix, common = _flat_ratios(per_game, share, total)
@@ -231,6 +242,10 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
                                      if len(boot) >= 20 else None),
         "kinds_compared": common,
         "kinds_compared_share": sum(share[k] for k in common) / total,
+        # how much rules work a decision sets off early and late, and the cost per unit of it
+        "events_per_decision_first_last": [work[1] / first_n, work[3] / last_n],
+        "per_event_first_over_last": ((work[0] / work[1]) / (work[2] / work[3])
+                                      if work[1] and work[3] and work[2] else None),
     }
 
 
@@ -621,12 +636,17 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "the pooled first tenths ÷ mean of the pooled last tenths. "
         "Mix-adjusted: the same per choice kind, for kinds present in both tenths, each weighted by "
         "its share of all pooled decisions. Below 1 means late decisions cost more. The interval: "
-        "5th–95th percentile of the mix-adjusted figure over 400 resamples of the pooled games.",
+        "5th–95th percentile of the mix-adjusted figure over 400 resamples of the pooled games. "
+        "Events per decision: how many events the engine emitted per decision in each tenth (how "
+        "much rules work a decision set off); per event: CPU time per emitted event, first tenth "
+        "÷ last tenth (near 1 when the engine does not get slower per unit of work as the state "
+        "and its history grow, whatever the game does more of late).",
         "",
         "| configuration | games played → pooled (each ≥ decisions) | µs per decision first / last "
         "tenth | final decision µs | raw | mix-adjusted (90 % bootstrap interval) "
-        "| kinds compared (share of decisions) |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| kinds compared (share of decisions) | events per decision first / last tenth "
+        "| per event: first ÷ last |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
         f = r.get("flatness_pooled")
@@ -641,7 +661,8 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
             f"| {f['first_tenth_us']:.1f} / {f['last_tenth_us']:.1f} | {f['final_decision_us']:.0f} "
             f"| {_fmt(f['raw_first_over_last'], '.2f')} "
             f"| {_fmt(f['mix_adjusted_first_over_last'], '.2f')}{_interval(f)} "
-            f"| {len(f['kinds_compared'])} ({f['kinds_compared_share']:.0%}) |"
+            f"| {len(f['kinds_compared'])} ({f['kinds_compared_share']:.0%}) "
+            f"| {_events_pair(f)} | {_fmt(f.get('per_event_first_over_last'), '.2f')} |"
         )
     lines += [
         "",
@@ -776,6 +797,11 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "",
     ]
     return "\n".join(lines)
+
+
+def _events_pair(f: dict[str, Any]) -> str:
+    pair = f.get("events_per_decision_first_last")
+    return f"{pair[0]:.1f} / {pair[1]:.1f}" if pair else "n/a"
 
 
 def _interval(f: dict[str, Any]) -> str:

@@ -511,6 +511,7 @@ def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]
                                          sizes["sim_repeats"]),
         "simulation_memory": _simulation_memory(
             game, players, options,
+            sizes["mem_games"] if sizes["mem_s"] is None else
             min(sizes["mem_games"], max(200, round(games_cpu * sizes["mem_s"])))),
     })
     # the old single-figure field, now the paired median (kept for --baseline comparisons)
@@ -896,8 +897,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="CPU seconds of games per side of a logging round")
     parser.add_argument("--mem-games", type=int, default=10_000,
                         help="at most this many games for the simulation memory figure")
-    parser.add_argument("--mem-seconds", type=float, default=40.0,
-                        help="... and about this many CPU seconds of them (at least 200 games)")
+    parser.add_argument("--mem-seconds", type=float, default=None,
+                        help="... and at most about this many CPU seconds of them (at least 200 "
+                             "games); default: no cap, so a full run plays all --mem-games "
+                             "(the issue's 10,000-game simulation; minutes for the larger games)")
     parser.add_argument("--quick", action="store_true",
                         help="repeats 2 of 0.5 s, workers sized to 2 s × 2 rounds, flatness 3 s, "
                              "12 logging rounds of 0.1 s, memory 1,000 games or 5 s")

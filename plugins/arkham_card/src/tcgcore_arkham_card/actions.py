@@ -16,7 +16,14 @@ from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .cards import Ability, CardDef, Effect
 from .rules import (
     _POOL,
+    BONUS_CODES,
+    FORCED_CODES,
+    GAIN_ONE,
     SLOT_LIMITS,
+    Z_DISCARD,
+    Z_HAND,
+    Z_PLAY,
+    Z_THREAT,
     Eng,
     _ability_payable,
     _activatables,
@@ -29,10 +36,11 @@ from .rules import (
     _traits,
     _unique_blocked,
     act_threshold,
-    can_enter,
+    any_has_kw,
     can_investigate,
     card_cost,
     cdef,
+    cost_of,
     current_act,
     discard_card,
     dof,
@@ -43,11 +51,13 @@ from .rules import (
     engaged_seat,
     enter_location,
     has_kw,
+    is_revealed,
     limit_store,
     location_of,
     name_of,
     player_order,
     playing,
+    printed,
     run_effects,
     shroud,
     spec,
@@ -126,7 +136,11 @@ def _start_turn(eng: Eng, seat: int) -> None:
     inv = state.inv[seat]
     extra = 0
     special: list[str] = []
-    for c in state.zones[f"play.{seat}"].cards:  # the investigator card and its assets
+    cards = state.cards
+    with_bonus = None if state.extra_defs else BONUS_CODES  # cards without any: skipped
+    for c in state.zones[Z_PLAY[seat]].cards:  # the investigator card and its assets
+        if with_bonus is not None and cards[c].code not in with_bonus:
+            continue
         for key, n in dof(state, c).bonus.items():
             if key == "actions":
                 extra += n
@@ -157,7 +171,7 @@ def _playable_now(state: ArkhamState, seat: int, cid: int, d: CardDef) -> bool:
     change the game state (A904.2)."""
     if "after_action" in d.keywords and not state.inv[seat].limits.get("acted:turn"):
         return False  # On the Lam (A975.13): only after you have taken an action
-    if state.inv[seat].resources < card_cost(state, cid):
+    if state.inv[seat].resources < cost_of(state, cid, d):
         return False
     if d.type_code == "asset" and _unique_blocked(state, d):
         return False
@@ -222,32 +236,38 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
         if can_investigate(state, loc):  # A985.3
             opts.append(Option(key="investigate", label="Investigate", card=loc))
         if loc >= 0:
-            two = inv.actions >= 2 or not _threat_keyword(state, seat, "frozen")
-            for nxt in state.adj.get(str(loc), ()):
-                if can_enter(state, nxt) and (two or _action_cost(state, seat, "move") == 1):
-                    opts.append(Option(key=f"move:{nxt}", label=f"Move to {name_of(state, nxt)}",
+            # a move, fight or evade costs 2 actions while Frozen in Fear applies
+            # (_action_cost); with fewer than 2 left they are not offered
+            ok = inv.actions >= 2 or _action_cost(state, seat, "move") == 1
+            cards = state.cards
+            extra = state.extra_defs
+            if ok:
+                for nxt in state.adj.get(str(loc), ()):
+                    code = cards[nxt].code
+                    nd = (extra.get(code) if extra else None) or _POOL[code]  # printed
+                    if nd.cannot_enter_unrevealed and not is_revealed(state, nxt):
+                        continue  # A605.6 (can_enter)
+                    opts.append(Option(key=f"move:{nxt}", label=f"Move to {nd.name}",
                                        card=nxt))
             here = enemies_at(state, loc)
             if here:
-                fight_ok = two or _action_cost(state, seat, "fight") == 1
                 engage_opts: list[Option] = []
                 for eid in here:
                     d = dof(state, eid)
                     engaged_to = engaged_seat(state, eid)
-                    if fight_ok and not (engaged_to < 0 and "aloof" in d.keywords):
+                    if ok and not (engaged_to < 0 and "aloof" in d.keywords):
                         opts.append(Option(key=f"fight:{eid}", label=f"Fight {d.name}",
                                            card=eid))
                     if engaged_to != seat and "massive" not in d.keywords:
                         engage_opts.append(Option(key=f"engage:{eid}",
                                                   label=f"Engage {d.name}", card=eid))
                 opts += engage_opts
-            for eid in _evade_targets(state, seat) if here else ():
-                if not two and _action_cost(state, seat, "evade") > 1:
-                    break
-                opts.append(Option(key=f"evade:{eid}", label=f"Evade {name_of(state, eid)}",
-                                   card=eid))
+                if ok:
+                    for eid in _evade_targets(state, seat):
+                        opts.append(Option(key=f"evade:{eid}",
+                                           label=f"Evade {name_of(state, eid)}", card=eid))
     fast_plays: list[Option] = []
-    hand = state.zones[f"hand.{seat}"].cards
+    hand = state.zones[Z_HAND[seat]].cards
     top = amulet_event(state, seat)
     if top >= 0:  # Wendy's Amulet: the topmost event of the discard pile, as if in hand
         hand = [*hand, top]
@@ -257,18 +277,21 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
         resources = inv.resources
         for cid in hand:
             code = cards[cid].code
-            d = (extra.get(code) if extra else None) or _POOL[code]
-            if d.type_code not in ("asset", "event") or d.play_when or \
-                    resources < max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0):
+            if extra:
+                d = extra.get(code) or _POOL[code]
+                info = _hand_info(d)
+            else:
+                d = _POOL[code]
+                info = _HAND_INFO[code]
+            if info is None or resources < info[0]:
                 continue  # cheap rejections first; _playable_now does the rest
             if d.fast:
                 if _playable_now(state, seat, cid, d):
-                    fast_plays.append(Option(key=f"fastplay:{cid}",
-                                             label=f"Play {d.name} (fast)", card=cid))
+                    fast_plays.append(Option(key=f"fastplay:{cid}", label=info[2], card=cid))
             elif has_action and _playable_now(state, seat, cid, d):
-                opts.append(Option(key=f"play:{cid}", label=f"Play {d.name}", card=cid))
+                opts.append(Option(key=f"play:{cid}", label=info[1], card=cid))
     fast_abilities: list[Option] = []
-    for cid, idx, ab in _activatables(state, seat, ""):
+    for cid, idx, ab in _activatables(state, seat, "turn"):
         if ab.kind == "action":
             if ab.extra_actions and inv.actions < 1 + ab.extra_actions:
                 continue
@@ -276,7 +299,7 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                 opts.append(Option(key=f"activate:{cid}:{idx}",
                                    label=f"{name_of(state, cid)}: {_ability_word(ab)}",
                                    card=cid))
-        elif ab.kind == "fast" and not any(e.op == "test_bonus" for e in ab.effects):
+        elif ab.kind == "fast":  # not one that boosts a test ("turn" leaves those out)
             fast_abilities.append(Option(key=f"fast:{cid}:{idx}",
                                          label=f"{name_of(state, cid)} (fast)", card=cid))
     opts += fast_plays
@@ -284,13 +307,28 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
     if loc >= 0 and state.num_players > 1:
         opts += _lend_options(state, seat, loc)
     act = current_act(state)
-    if act >= 0 and not dof(state, act).objective:
+    if act >= 0 and not printed(state, act).objective:  # kept by a blank text box
         need = act_threshold(state)
         if need > 0 and sum(i.clues for i in state.inv if not i.status) >= need:
             opts.append(Option(key="advance_act", label="Spend clues to advance the act",
                                card=act))
     opts.append(_END_TURN)
     return opts
+
+
+def _hand_info(d: CardDef) -> tuple[int, str, str] | None:
+    """What :func:`turn_options` needs of a hand card's printed definition: ``None`` when
+    it is never played as a turn option (not an asset or event, or played only at a
+    ``play_when`` timing); else the least it can cost (an Ally 2 less, Easttown) and
+    its two labels, ``Play <name>`` and ``Play <name> (fast)``."""
+    if d.type_code not in ("asset", "event") or d.play_when:
+        return None
+    least = max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0)
+    return least, f"Play {d.name}", f"Play {d.name} (fast)"
+
+
+#: :func:`_hand_info` of every pool card, by code (the pool never changes).
+_HAND_INFO = {code: _hand_info(d) for code, d in _POOL.items()}
 
 
 #: Options every turn offers while actions remain (A404.2) and the turn's end; options are
@@ -323,10 +361,14 @@ def _lend_options(state: ArkhamState, seat: int, loc: int) -> list[Option]:
     ``lend:<card>:<index>:turn`` of the active investigator)."""
     out: list[Option] = []
     refused = state.inv[seat].limits
+    cards = state.cards
+    lenders = None if state.extra_defs else _LEND_CODES  # others have no such ability
     for s in player_order(state):
         if s == seat or not playing(state, s) or state.inv[s].location != loc:
             continue
-        for cid in state.zones[f"play.{s}"].cards:
+        for cid in state.zones[Z_PLAY[s]].cards:
+            if lenders is not None and cards[cid].code not in lenders:
+                continue
             for idx, ab in enumerate(dof(state, cid).abilities):
                 if ab.kind == "fast" and any(e.target == "active" for e in ab.effects) and \
                         not refused.get(f"lend:{cid}:{idx}:turn") and \
@@ -336,6 +378,12 @@ def _lend_options(state: ArkhamState, seat: int, loc: int) -> list[Option]:
                                       label=f"Ask {who} to use {name_of(state, cid)}",
                                       card=cid))
     return out
+
+
+#: Codes of the pool's cards with a fast ability for the active investigator (Police
+#: Badge): the only ones :func:`_lend_options` offers (a blank text box only removes them).
+_LEND_CODES = frozenset(code for code, d in _POOL.items() if any(
+    ab.kind == "fast" and any(e.target == "active" for e in ab.effects) for ab in d.abilities))
 
 
 def _provokes(kind: str) -> bool:
@@ -409,7 +457,7 @@ def _action_chosen(eng: Eng, step: ActionChosen) -> None:
         eng.push(DoDraw(seat=seat), follow)
         _spend_action(eng, seat, "draw")
     elif head == "resource":
-        eng.push(Effects(seat=seat, effects=(Effect(op="gain_resources", amount=1),)), follow)
+        eng.push(Effects(seat=seat, effects=GAIN_ONE), follow)
         _spend_action(eng, seat, "resource")
     elif head == "investigate":
         test = SkillTest(seat=seat, skill="intellect", difficulty=shroud(state, inv.location),
@@ -485,11 +533,17 @@ def _end_turn(eng: Eng, step: EndTurn) -> None:
     inv.actions = 0
     eng.emit("turn_ended", player=step.seat)
     ends: list[tcgcore.Step] = []
-    for cid in state.zones[f"threat.{step.seat}"].cards:
+    cards = state.cards
+    forced = None if state.extra_defs else FORCED_CODES  # cards without any: skipped
+    for cid in state.zones[Z_THREAT[step.seat]].cards:
+        if forced is not None and cards[cid].code not in forced:
+            continue
         d = dof(state, cid)
         if "turn_end" in d.forced:
             ends.append(Effects(seat=step.seat, effects=d.forced["turn_end"], source=cid))
-    for cid in state.zones[f"hand.{step.seat}"].cards:
+    for cid in state.zones[Z_HAND[step.seat]].cards:
+        if forced is not None and cards[cid].code not in forced:
+            continue
         d = dof(state, cid)
         if "in_hand_end_turn" in d.forced:  # Dark Memory
             eng.emit("revealed_in_hand", player=step.seat, card=cid, code=d.code)
@@ -582,14 +636,18 @@ def _slot_overflow(state: ArkhamState, seat: int, d: CardDef) -> list[int]:
         return []
     used: dict[str, int] = {}
     holders: dict[str, list[int]] = {}
-    for cid in state.zones[f"play.{seat}"].cards:
-        for s in dof(state, cid).slots():
+    for cid in state.zones[Z_PLAY[seat]].cards:
+        for s in printed(state, cid).slots():  # printed slots: kept by a blank text box
             used[s] = used.get(s, 0) + 1
             holders.setdefault(s, []).append(cid)
     out: list[int] = []
     extra: dict[str, int] = {}
     only: dict[str, tuple[str, int]] = {}  # slot -> (trait, extra slots only it may use)
-    for cid in state.zones[f"play.{seat}"].cards:
+    cards = state.cards
+    with_bonus = None if state.extra_defs else BONUS_CODES  # cards without any: skipped
+    for cid in state.zones[Z_PLAY[seat]].cards:
+        if with_bonus is not None and cards[cid].code not in with_bonus:
+            continue
         for k, n in dof(state, cid).bonus.items():
             if k.startswith("slot:"):
                 slot, _, trait = k[5:].partition(":")
@@ -618,9 +676,9 @@ def _slot_overflow(state: ArkhamState, seat: int, d: CardDef) -> list[int]:
 def amulet_event(state: ArkhamState, seat: int) -> int:
     """Wendy's Amulet (A975.13): the event on top of the seat's discard pile, playable as
     if it were in hand while the amulet is in play (-1: none)."""
-    pile = state.zones[f"discard.{seat}"].cards
-    if not pile or dof(state, pile[-1]).type_code != "event" or not any(
-            "amulet_events" in dof(state, c).keywords for c in state.zones[f"play.{seat}"].cards):
+    pile = state.zones[Z_DISCARD[seat]].cards
+    if not pile or printed(state, pile[-1]).type_code != "event" or \
+            not any_has_kw(state, state.zones[Z_PLAY[seat]].cards, "amulet_events"):
         return -1
     return pile[-1]
 
@@ -630,7 +688,7 @@ def _do_play(eng: Eng, step: DoPlay) -> None:
     """A408/A202/A206: pay the cost and play an asset or event."""
     state = eng.state
     seat, cid = step.seat, step.card
-    if not playing(state, seat) or (state.cards[cid].zone != f"hand.{seat}" and
+    if not playing(state, seat) or (state.cards[cid].zone != Z_HAND[seat] and
                                     cid != amulet_event(state, seat)):
         return
     d = dof(state, cid)
@@ -703,7 +761,7 @@ def _put_asset(eng: Eng, seat: int, cid: int) -> None:
                 [Option(key=f"asset:{c}", label=name_of(state, c), card=c) for c in over],
                 resume=SlotAnswer(seat=seat, card=cid))
         return
-    eng.move(cid, f"play.{seat}", kind="entered_play")
+    eng.move(cid, Z_PLAY[seat], kind="entered_play")
     if d.uses is not None:
         state.cards[cid].counters["uses"] = d.uses.count  # A204.1
     eng.emit("asset_played", player=seat, card=cid, code=d.code)

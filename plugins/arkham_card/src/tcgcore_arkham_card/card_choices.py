@@ -20,22 +20,30 @@ from tcgcore import Event, Option, Trigger
 
 from .cards import Ability, Effect
 from .rules import (
+    Z_AT,
+    Z_DECK,
+    Z_HAND,
+    Z_PLAY,
     Eng,
     _hand_plays,
+    _may_play_when,
     _threat_keyword,
     _traits,
     can_enter,
+    card_cost,
     cdef,
     discard_card,
     dof,
     enemies_at,
     engaged_enemies,
+    investigator_blank,
     is_revealed,
     location_of,
     name_of,
     playable_hand,
     player_order,
     playing,
+    reaction_codes,
     run_effects,
     seats_at,
     spec,
@@ -99,8 +107,25 @@ def chooseable_seats(state: ArkhamState, seat: int, e: Effect) -> list[int]:
     elif e.target == "horrified":
         seats = [s for s in seats if state.inv[s].horror > 0]
     if any(x.op == "search_top" and x.target == "chosen" for x in e.on_success):
-        seats = [s for s in seats if state.zones[f"deck.{s}"].cards]
+        seats = [s for s in seats if state.zones[Z_DECK[s]].cards]
     return seats
+
+
+def _any_chooseable(state: ArkhamState, seat: int, e: Effect) -> bool:
+    """``bool(chooseable_seats(state, seat, e))``, stopping at the first one."""
+    loc = state.inv[seat].location
+    target = e.target
+    need_deck = any(x.op == "search_top" and x.target == "chosen" for x in e.on_success)
+    for s, inv in enumerate(state.inv):
+        if inv.status or inv.location != loc:
+            continue
+        if (target == "damaged" and inv.damage <= 0) or \
+                (target == "horrified" and inv.horror <= 0):
+            continue
+        if need_deck and not state.zones[Z_DECK[s]].cards:
+            continue
+        return True
+    return False
 
 
 def uses_targets_here(state: ArkhamState, seat: int, trait: str) -> list[int]:
@@ -109,7 +134,7 @@ def uses_targets_here(state: ArkhamState, seat: int, trait: str) -> list[int]:
     loc = state.inv[seat].location
     here = [seat, *(s for s in player_order(state) if s != seat and playing(state, s)
                     and state.inv[s].location == loc)]
-    return [c for s in here for c in state.zones[f"play.{s}"].cards
+    return [c for s in here for c in state.zones[Z_PLAY[s]].cards
             if dof(state, c).uses is not None and trait in _traits(dof(state, c))]
 
 
@@ -117,7 +142,7 @@ def choice_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
     """Whether a choice op could change the game state now (A904.2): an investigator
     to choose (:func:`chooseable_seats`), an asset to add uses to."""
     if e.op == "choose_investigator":
-        return bool(chooseable_seats(state, seat, e))
+        return _any_chooseable(state, seat, e)
     if e.op == "add_uses_here":
         return bool(uses_targets_here(state, seat, e.trait))
     return True
@@ -195,7 +220,7 @@ def choice_effect(eng: Eng, seat: int, e: Effect, source: int) -> bool:
         return True
     if op == "scry":
         decks = [f"deck:{s}" for s in player_order(state)
-                 if playing(state, s) and state.zones[f"deck.{s}"].cards]
+                 if playing(state, s) and state.zones[Z_DECK[s]].cards]
         if state.zones["encounter"].cards:
             decks.append("deck:encounter")
         if not decks:
@@ -234,7 +259,7 @@ def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
             continue
         eloc = location_of(state, eid)
         if not state.cards[eid].zone.startswith("at."):
-            eng.move(eid, f"at.{eloc}", kind="disengaged")
+            eng.move(eid, Z_AT[eloc], kind="disengaged")
     here = state.inv[seat].location
     if e.code == "anywhere":
         places = [x for x in state.zones["locations"].cards if x != here]
@@ -281,12 +306,10 @@ def _scry_next(eng: Eng, seat: int, zone: str, left: list[int], placed: list[int
 def wendy_can_react(eng: Eng, seat: int) -> bool:
     """Wendy Adams may cancel the token just revealed: she is the tester, her card is not
     blank, she has a card in hand and has not used it this test (A975.15)."""
-    from .rules import investigator_blank
-
     state = eng.state
     inv = state.inv[seat]
     return inv.code == WENDY and not investigator_blank(state, seat) and \
-        bool(state.zones[f"hand.{seat}"].cards) and not inv.limits.get("wendy:test")
+        bool(state.zones[Z_HAND[seat]].cards) and not inv.limits.get("wendy:test")
 
 
 def ask_wendy(eng: Eng, seat: int, token: str) -> None:
@@ -295,7 +318,7 @@ def ask_wendy(eng: Eng, seat: int, token: str) -> None:
     eng.ask(seat, "wendy_redraw", f"Discard a card to cancel the {token} token and reveal "
             "another?", [Option(key="pass", label=f"Keep {token}"),
                          *(Option(key=f"card:{c}", label=f"Discard {name_of(state, c)}", card=c)
-                           for c in state.zones[f"hand.{seat}"].cards)],
+                           for c in state.zones[Z_HAND[seat]].cards)],
             resume=CardChoiceAnswer(seat=seat, op="wendy"))
 
 
@@ -423,10 +446,10 @@ def finish_search(eng: Eng, seat: int, cid: int, dest: str, shown: list[int]) ->
     if dest == "hand":
         for c in shown:
             if c != cid:
-                eng.move(c, f"deck.{seat}", kind="returned")
+                eng.move(c, Z_DECK[seat], kind="returned")
         if cid >= 0:
-            eng.move(cid, f"hand.{seat}", kind="drawn")
-        eng.shuffle(f"deck.{seat}")
+            eng.move(cid, Z_HAND[seat], kind="drawn")
+        eng.shuffle(Z_DECK[seat])
         return
     for c in shown:
         if c != cid and state.cards[c].zone == f"aside.{seat}":
@@ -516,13 +539,18 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
     else:
         seats = [event.player] if event.player is not None else []
         trigger = "enemy_attacks_you"
+    codes = None if state.extra_defs else reaction_codes(trigger)
+    cards = state.cards
     for s in seats:
         if not playing(state, s):
             continue
+        if codes is not None and not any(cards[c].code in codes
+                                         for c in state.zones[Z_PLAY[s]].cards):
+            continue  # no card of theirs in play reacts so (the usual case)
         if trigger == "enemy_attacks_you" and not [
                 x for x in enemies_at(state, state.inv[s].location) if x != eid]:
             continue
-        for cid in state.zones[f"play.{s}"].cards:
+        for cid in state.zones[Z_PLAY[s]].cards:
             cd = dof(state, cid)
             for idx, ab in enumerate(cd.abilities):
                 if ab.kind == "reaction" and ab.trigger == trigger and \
@@ -536,10 +564,11 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
 def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option]:
     """Sure Gamble (A978.5) in hand and affordable after a token with a negative
     modifier is revealed for your test."""
-    from .rules import card_cost
+    state = eng.state
+    if not _may_play_when(state, seat, "token_negative"):
+        return []  # no such card in hand (the usual case): nothing to import or compute
     from .skill_tests import token_modifier
 
-    state = eng.state
     if token_modifier(state, seat, token) >= 0 or _threat_keyword(state, seat, "no_play"):
         return []
     return play_labels(state, seat, [
@@ -554,7 +583,7 @@ def play_labels(state: ArkhamState, seat: int, cids: list[int]) -> list[Option]:
     (Wendy's Amulet) says so."""
     out: list[Option] = []
     seen: dict[str, int] = {}
-    hand = state.zones[f"hand.{seat}"].cards
+    hand = state.zones[Z_HAND[seat]].cards
     for c in cids:
         name = name_of(state, c)
         seen[name] = seen.get(name, 0) + 1
@@ -605,6 +634,11 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
                     (state.peril < 0 or s == state.peril):
                 out += _hand_plays(state, s, "after_evade", f":{eid}")
     elif kind == "phase":
+        for s in range(state.num_players):  # usually nobody holds such a card: look first
+            if _may_play_when(state, s, "phase_begins"):
+                break
+        else:
+            return out
         for s in player_order(state):
             plays = _hand_plays(state, s, "phase_begins", "")  # usually none: look first
             if plays and playing(state, s) and not _threat_keyword(state, s, "no_play") and \

@@ -110,15 +110,9 @@ def starter_deck(name_or_code: str) -> DeckList:
     Raises:
         KeyError: no such starter deck.
     """
-    key = name_or_code.strip().lower()
-    if key in STARTERS:
-        key = STARTERS[key]
-    for code, short in STARTERS.items():
-        d = card_pool()[code]
-        if key in (short, d.name.lower(), d.name.lower().split()[0].strip('"')):
-            key = short
-    if key not in STARTERS.values():
-        raise KeyError(name_or_code)
+    key = _STARTER_KEYS.get(name_or_code)
+    if key is None:
+        key = _STARTER_KEYS[name_or_code] = _starter_key(name_or_code)
     deck = _STARTER_DECKS.get(key)
     if deck is None:
         path = resources.files("tcgcore_arkham_card") / "data" / "decks" / f"{key}.json"
@@ -131,6 +125,27 @@ def starter_deck(name_or_code: str) -> DeckList:
 #: The shipped starter decks by short name, read and parsed once per process (the files do
 #: not change); :func:`starter_deck` hands out copies.
 _STARTER_DECKS: dict[str, DeckList] = {}
+#: :func:`_starter_key` of the names asked for so far (starters and pool never change).
+_STARTER_KEYS: dict[str, str] = {}
+
+
+def _starter_key(name_or_code: str) -> str:
+    """The starter deck's short name (``roland``) for a short name, investigator name or
+    code.
+
+    Raises:
+        KeyError: no such starter deck.
+    """
+    key = name_or_code.strip().lower()
+    if key in STARTERS:
+        key = STARTERS[key]
+    for code, short in STARTERS.items():
+        d = card_pool()[code]
+        if key in (short, d.name.lower(), d.name.lower().split()[0].strip('"')):
+            key = short
+    if key not in STARTERS.values():
+        raise KeyError(name_or_code)
+    return key
 
 
 def load_deck(value: str, source: str = "deck") -> DeckList:

@@ -36,6 +36,8 @@ from tcgcore import Event, Option, Trigger
 from . import log_keys
 from .cards import Effect, card_pool
 from .rules import (
+    Z_DECK,
+    Z_HAND,
     Eng,
     _refill_encounter,
     _spawn_at_location,
@@ -51,6 +53,7 @@ from .rules import (
     engaged_seat,
     inv_sanity,
     is_enemy,
+    keyword_codes,
     location_by_code,
     location_of,
     player_order,
@@ -210,7 +213,7 @@ def setup(eng: Eng) -> None:
     if PAST_MIDNIGHT in state.campaign_log:  # A991.8
         for s in player_order(state):
             for _ in range(2):
-                hand = state.zones[f"hand.{s}"].cards
+                hand = state.zones[Z_HAND[s]].cards
                 if hand:
                     discard_card(eng, hand[eng.rng.randbelow(len(hand))])
     eng.emit("scenario_setup", data={"woods": keep, "doom": doom})
@@ -260,7 +263,7 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
         eng.push(*[Effects(seat=seat, effects=(Effect(op="wrath_point"),), source=source)
                    for _ in range(margin)])
     elif op == "wrath_point":
-        if not state.zones[f"hand.{seat}"].cards:
+        if not state.zones[Z_HAND[seat]].cards:
             eng.push(Harm(seat=seat, damage=1, horror=1, source=source))
         else:
             eng.push(Effects(seat=seat, source=source, effects=(Effect(
@@ -271,7 +274,7 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
     elif op == "harm_both":
         eng.push(Harm(seat=seat, damage=e.amount, horror=e.amount, source=source))
     elif op == "discard_chosen":
-        hand = state.zones[f"hand.{seat}"].cards
+        hand = state.zones[Z_HAND[seat]].cards
         if len(hand) == 1:
             discard_card(eng, hand[0])
         elif hand:
@@ -288,7 +291,7 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
             for s in player_order(state)])
     elif op == "madness_card":
         code = _madness_code(eng)
-        cid = eng.add_card(code, seat, f"hand.{seat}").id
+        cid = eng.add_card(code, seat, Z_HAND[seat]).id
         state.deck_add.append(f"{seat}:{code}")
         eng.emit("weakness_added", player=seat, card=cid, code=code)
     elif op == "vengeance":
@@ -317,12 +320,12 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
             if counters["clues"] >= e.amount * n:
                 eng.push(AdvanceAct())
     elif op == "search_madness":  # The Yellow Sign (A994.3)
-        deck = state.zones[f"deck.{seat}"].cards
+        deck = state.zones[Z_DECK[seat]].cards
         found = next((c for c in deck if dof(state, c).is_weakness()
                       and "Madness" in _traits(dof(state, c))), -1)
         if found >= 0:
-            eng.move(found, f"hand.{seat}", kind="drawn")
-        eng.shuffle(f"deck.{seat}")
+            eng.move(found, Z_HAND[seat], kind="drawn")
+        eng.shuffle(Z_DECK[seat])
         if found >= 0:
             eng.push(ResolveEncounter(seat=seat, card=found))
     elif op == "heal_enemy_self" and source >= 0:  # Relentless Dark Young
@@ -449,7 +452,7 @@ def attack_extra(eng: Eng, eid: int, seat: int) -> int:
     state = eng.state
     if "yithian" not in dof(state, eid).keywords:
         return 0
-    hand = state.zones[f"hand.{seat}"].cards
+    hand = state.zones[Z_HAND[seat]].cards
     if hand:
         discard_card(eng, hand[eng.rng.randbelow(len(hand))])
         return 0
@@ -461,9 +464,13 @@ def turn_end(eng: Eng) -> None:
     (Umôrdhoth, A994.6)."""
     state = eng.state
     cards = state.cards
+    codes = None if state.extra_defs else keyword_codes("ready_turn_end")
+    if codes is not None and not codes:
+        return
     exhausted = sorted(c for zid, zone in state.zones.items()  # usually none: look first
                        if zone.cards and zid.startswith(("at.", "threat."))
-                       for c in zone.cards if cards[c].exhausted)
+                       for c in zone.cards if cards[c].exhausted
+                       and (codes is None or cards[c].code in codes))
     for eid in exhausted:
         card = cards[eid]
         if card.exhausted and is_enemy(state, eid) and \

@@ -17,6 +17,12 @@ from .cards import Effect
 from .rules import (
     _PLAY_ZONE_PREFIXES,
     GAME,
+    Z_AT,
+    Z_DECK,
+    Z_DISCARD,
+    Z_HAND,
+    Z_PLAY,
+    Z_THREAT,
     Eng,
     _ask_enemy,
     _enemy_enters,
@@ -32,7 +38,6 @@ from .rules import (
     discard_card,
     distances_from,
     dof,
-    doom_in_play,
     end_with,
     enemies_at,
     engaged_enemies,
@@ -44,7 +49,6 @@ from .rules import (
     location_of,
     name_of,
     player_order,
-    playing,
     rebuild_adjacency,
     reveal_location,
     run_effects,
@@ -82,7 +86,7 @@ def _effects(eng: Eng, step: Effects) -> None:
     if rest:
         eng.push(Effects(seat=step.seat, effects=rest, source=step.source, margin=step.margin))
     seat = step.seat
-    if seat >= 0 and not playing(state, seat) and first.op not in (
+    if seat >= 0 and state.inv[seat].status and first.op not in (  # not playing (A705.9)
             "resolution", "put_into_play", "move_all_to", "spawn_set_aside", "remove_location",
             "doom_agenda", "suffer_trauma", "xp", "resolution_by_act", "kill_unresigned",
             "discard_until_trait", "move_trait_toward", "doom_per_trait_at", "choose",
@@ -103,7 +107,9 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         targets = player_order(state)
     elif e.target == "lead":
         targets = [state.lead]
-    if op in ("damage", "horror", "direct_damage", "direct_horror"):
+    if op == "enemies_forced":  # every mythos phase, so first (A982.3)
+        _midnight.enemies_forced(eng, e.code)
+    elif op in ("damage", "horror", "direct_damage", "direct_horror"):
         for s in reversed(targets):
             eng.push(_harm_of(s, op, e.amount, source))
     elif op in ("damage_per_fail", "horror_per_fail"):
@@ -117,8 +123,8 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "doom_agenda":
         ag = current_agenda(state)
         if ag >= 0:
-            add_doom(eng, ag, e.amount)
-            if e.can_advance and doom_in_play(state) >= agenda_threshold(state):
+            in_play = add_doom(eng, ag, e.amount)
+            if e.can_advance and in_play >= agenda_threshold(state):
                 eng.push(AdvanceAgenda())  # A802.2
     elif op == "doom_self" and source >= 0:
         add_doom(eng, source, e.amount)
@@ -132,7 +138,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "draw_cards":
         amount = e.amount
         if e.trait:  # Daisy Walker's elder sign: 1 card per Tome you control
-            amount *= sum(1 for c in state.zones[f"play.{seat}"].cards
+            amount *= sum(1 for c in state.zones[Z_PLAY[seat]].cards
                           if e.trait in _traits(dof(state, c)))
         if amount > 0:
             for s in reversed(targets):
@@ -182,7 +188,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         for eid in evade:  # A412.3: no test, not "successful"
             loc = location_of(state, eid)
             if not state.cards[eid].zone.startswith("at."):
-                eng.move(eid, f"at.{loc}", kind="disengaged")
+                eng.move(eid, Z_AT[loc], kind="disengaged")
             state.cards[eid].exhausted = True
             # Ruth Turner's forced "after evaded" (A984.4) is collected as a forced
             # trigger of this event, so it resolves before reactions such as Close Call
@@ -204,7 +210,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
                 resume=ChooseAnswer(seat=who, a=e.on_success, b=e.on_fail, source=source))
     elif op == "discard_random":
         for s in targets:
-            hand = state.zones[f"hand.{s}"].cards
+            hand = state.zones[Z_HAND[s]].cards
             if hand:
                 discard_card(eng, hand[eng.rng.randbelow(len(hand))])
     elif op == "discard_until_trait":
@@ -219,7 +225,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         if goal >= 0:
             back = distances_from(state, goal)
             for loc in list(state.zones["locations"].cards):
-                for eid in list(state.zones[f"at.{loc}"].cards):
+                for eid in list(state.zones[Z_AT[loc]].cards):
                     if is_enemy(state, eid) and e.trait in _traits(dof(state, eid)) and \
                             loc != goal and loc in back:
                         nxt = [n for n in state.adj.get(str(loc), ())
@@ -257,7 +263,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
             if i.status != "resigned":
                 state.extra_trauma.append(f"{s}:killed")
     elif op == "discard_asset_or_damage":
-        assets = [c for c in state.zones[f"play.{seat}"].cards if c != state.inv[seat].card]
+        assets = [c for c in state.zones[Z_PLAY[seat]].cards if c != state.inv[seat].card]
         if not assets:
             eng.push(Harm(seat=seat, damage=e.amount, source=source))
         elif len(assets) == 1:
@@ -272,7 +278,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
             if state.cards[cid].code == e.code:
                 if _unique_blocked(state, dof(state, cid)):
                     break  # A911.1: a second copy of a unique title stays where it was
-                eng.move(cid, f"play.{seat}", kind="entered_play", controller=seat)
+                eng.move(cid, Z_PLAY[seat], kind="entered_play", controller=seat)
                 if dof(state, cid).bonus_here:
                     state.auras.append(cid)
                 break
@@ -289,25 +295,25 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         loc = location_by_code(state, e.target)
         for cid in list(state.zones["setaside"].cards):
             if state.cards[cid].code == e.code and loc >= 0:
-                eng.move(cid, f"at.{loc}", kind="spawned", data={"location": loc})
+                eng.move(cid, Z_AT[loc], kind="spawned", data={"location": loc})
                 eng.push(EngageCheck(enemy=cid))
                 break
     elif op == "remove_location":
         loc = location_by_code(state, e.code)
         if loc >= 0:
-            for cid in list(state.zones[f"at.{loc}"].cards):
+            for cid in list(state.zones[Z_AT[loc]].cards):
                 discard_card(eng, cid)
             eng.move(loc, "out", kind="removed")
             rebuild_adjacency(state)
     elif op == "threat_area":
         if source >= 0 and state.cards[source].zone == "resolving":
-            eng.move(source, f"threat.{seat}", kind="threat_area")
+            eng.move(source, Z_THREAT[seat], kind="threat_area")
     elif op == "attach_location":
         loc = state.inv[seat].location
         if source >= 0 and loc >= 0 and not any(
                 state.cards[c].code == state.cards[source].code
-                for c in state.zones[f"at.{loc}"].cards):  # limit 1 per location
-            eng.move(source, f"at.{loc}", kind="attached")
+                for c in state.zones[Z_AT[loc]].cards):  # limit 1 per location
+            eng.move(source, Z_AT[loc], kind="attached")
     elif op == "discard_self":
         if source >= 0 and state.cards[source].zone.startswith(_PLAY_ZONE_PREFIXES):
             discard_card(eng, source)
@@ -368,31 +374,31 @@ def _player_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
         inv.limits[f"flag:{e.code}:{e.target or 'round'}"] = 1
         eng.emit("flag", player=seat, data={"flag": e.code})
     elif op == "search_top":
-        _take_from_deck(eng, seat, list(state.zones[f"deck.{seat}"].cards[:e.amount]), e.trait,
+        _take_from_deck(eng, seat, list(state.zones[Z_DECK[seat]].cards[:e.amount]), e.trait,
                         "")
     elif op == "search_deck":
-        _take_from_deck(eng, seat, list(state.zones[f"deck.{seat}"].cards), e.trait, "asset")
+        _take_from_deck(eng, seat, list(state.zones[Z_DECK[seat]].cards), e.trait, "asset")
     elif op == "look_top":
         eng.emit("looked", player=seat, amount=min(e.amount,
-                                                   len(state.zones[f"deck.{seat}"].cards)))
+                                                   len(state.zones[Z_DECK[seat]].cards)))
     elif op == "damage_target":
         test = state.test
         if test is not None and test.target >= 0 and is_enemy(state, test.target):
             eng.push(DamageEnemy(enemy=test.target, amount=e.amount, seat=seat))
     elif op == "recover_item":  # Scavenging
-        for cid in reversed(state.zones[f"discard.{seat}"].cards):
+        for cid in reversed(state.zones[Z_DISCARD[seat]].cards):
             if "Item" in _traits(dof(state, cid)):
-                eng.move(cid, f"hand.{seat}", kind="returned")
+                eng.move(cid, Z_HAND[seat], kind="returned")
                 break
     elif op == "discard_hand_but":  # Amnesia: keep the most expensive card
-        hand = list(state.zones[f"hand.{seat}"].cards)
+        hand = list(state.zones[Z_HAND[seat]].cards)
         if len(hand) > e.amount:
             keep = sorted(hand, key=lambda c: (-(dof(state, c).cost or 0), c))[:e.amount]
             for cid in hand:
                 if cid not in keep:
                     discard_card(eng, cid)
     elif op == "remove_discard":  # Abandoned and Alone
-        for cid in list(state.zones[f"discard.{seat}"].cards):
+        for cid in list(state.zones[Z_DISCARD[seat]].cards):
             eng.move(cid, "removed", kind="removed")
     else:
         _xp_card_effect(eng, seat, e, source)
@@ -404,7 +410,7 @@ def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
     op = e.op
     inv = state.inv[seat]
     if op == "add_uses":  # Extra Ammunition (Firearm), Book of Shadows (Spell)
-        for cid in state.zones[f"play.{seat}"].cards:
+        for cid in state.zones[Z_PLAY[seat]].cards:
             d = dof(state, cid)
             if d.uses is not None and e.trait in _traits(d):
                 counters = state.cards[cid].counters
@@ -436,8 +442,8 @@ def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
             eng.move(found[0], "encounter", kind="shuffled_back")
             eng.shuffle("encounter")
     elif op == "return_to_hand" and source >= 0:  # Magnifying Glass (1) (A978.9)
-        if state.cards[source].zone == f"play.{seat}":
-            eng.move(source, f"hand.{seat}", kind="returned")
+        if state.cards[source].zone == Z_PLAY[seat]:
+            eng.move(source, Z_HAND[seat], kind="returned")
     # "cancel_revelation" and "attack_bonus" are handled by their callers
 
 
@@ -500,6 +506,6 @@ def _evade_enemy(eng: Eng, seat: int, eid: int) -> None:
     if loc < 0:
         return
     if not state.cards[eid].zone.startswith("at."):
-        eng.move(eid, f"at.{loc}", kind="disengaged")
+        eng.move(eid, Z_AT[loc], kind="disengaged")
     state.cards[eid].exhausted = True
     eng.emit("enemy_evaded", player=seat, card=eid)  # Ruth Turner: a forced trigger (A984.4)

@@ -13,6 +13,13 @@ from tcgcore import Option
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .rules import (
+    BONUS_CODES,
+    Z_AT,
+    Z_DECK,
+    Z_DISCARD,
+    Z_HAND,
+    Z_PLAY,
+    Z_THREAT,
     Eng,
     _agenda_forced,
     _enemy_enters,
@@ -41,6 +48,7 @@ from .rules import (
     player_order,
     playing,
     prey_filter,
+    printed,
     seats_at,
     spec,
 )
@@ -78,10 +86,10 @@ from .state import (
 def _soakers(state: ArkhamState, seat: int, kind: str, pending: dict[str, int]) -> list[int]:
     """Assets that can still take damage/horror (A205.1, A701.3)."""
     out = []
-    for cid in state.zones[f"play.{seat}"].cards:
+    for cid in state.zones[Z_PLAY[seat]].cards:
         if cid == state.inv[seat].card:
             continue
-        d = dof(state, cid)
+        d = printed(state, cid)  # printed health and sanity: kept by a blank text box
         cap = d.health if kind == "damage" else d.sanity
         if cap is None:
             continue
@@ -133,7 +141,11 @@ def _place_harm(eng: Eng, step: Harm) -> None:
     dmg = step.direct_damage + step.assigned.get("damage:inv", 0)
     hor = step.direct_horror + step.assigned.get("horror:inv", 0)
     # A701.6: prevention applies after assignment, before placement
-    for cid in state.zones[f"play.{seat}"].cards:
+    cards = state.cards
+    with_bonus = None if state.extra_defs else BONUS_CODES  # cards without any: skipped
+    for cid in state.zones[Z_PLAY[seat]].cards:
+        if with_bonus is not None and cards[cid].code not in with_bonus:
+            continue
         bonus = dof(state, cid).bonus
         if bonus:
             dmg = max(0, dmg - bonus.get("prevent_damage", 0))
@@ -205,7 +217,7 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
         return
     if not inv.limits.get("game_end_done"):
         game_end: list[tcgcore.Step] = []
-        for cid in [*state.zones[f"threat.{seat}"].cards, *state.zones[f"play.{seat}"].cards]:
+        for cid in [*state.zones[Z_THREAT[seat]].cards, *state.zones[Z_PLAY[seat]].cards]:
             d = dof(state, cid)
             if d.is_weakness() and "game_end" in d.forced and _game_end_applies(state, cid):
                 game_end.append(Effects(seat=seat, effects=d.forced["game_end"], source=cid))
@@ -222,21 +234,21 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
     inv.clues = 0
     inv.resources = 0  # A705.4
     engage_after: list[int] = []
-    for cid in list(state.zones[f"threat.{seat}"].cards):
+    for cid in list(state.zones[Z_THREAT[seat]].cards):
         if is_enemy(state, cid) and loc >= 0:
-            eng.move(cid, f"at.{loc}", kind="disengaged")  # A705.5 (same zone kind: kept)
+            eng.move(cid, Z_AT[loc], kind="disengaged")  # A705.5 (same zone kind: kept)
             engage_after.append(cid)
         else:
             discard_card(eng, cid)  # A705.7
-    for cid in list(state.zones[f"play.{seat}"].cards):
+    for cid in list(state.zones[Z_PLAY[seat]].cards):
         if cid != inv.card:
             if cid in state.auras:
                 state.auras.remove(cid)
             eng.move(cid, "out", kind="removed")  # A705.8
-    for z in (f"hand.{seat}", f"deck.{seat}"):
+    for z in (Z_HAND[seat], Z_DECK[seat]):
         for cid in list(state.zones[z].cards):
             eng.move(cid, "removed", kind="removed")
-    for cid in list(state.zones[f"discard.{seat}"].cards):
+    for cid in list(state.zones[Z_DISCARD[seat]].cards):
         eng.move(cid, "out", kind="removed")  # its discard pile leaves the game too
     remaining = player_order(state)
     if not remaining:
@@ -406,7 +418,7 @@ def _elusive_answer(eng: Eng, step: ElusiveAnswer) -> None:
 
 
 def _elusive_to(eng: Eng, eid: int, loc: int) -> None:
-    eng.move(eid, f"at.{loc}", kind="enemy_moved")
+    eng.move(eid, Z_AT[loc], kind="enemy_moved")
     eng.state.cards[eid].exhausted = True
 
 
@@ -423,7 +435,7 @@ def _enemy_phase(eng: Eng, step: EnemyPhase) -> None:
 def _movers(state: ArkhamState) -> list[int]:
     out = []
     for loc in state.zones["locations"].cards:
-        for eid in state.zones[f"at.{loc}"].cards:
+        for eid in state.zones[Z_AT[loc]].cards:
             if state.cards[eid].exhausted or not is_enemy(state, eid):
                 continue
             d = dof(state, eid)
@@ -571,7 +583,7 @@ def _end_enemy_phase(eng: Eng, step: EndEnemyPhase) -> None:
     state = eng.state
     # A611.2: massive enemies exhaust after their last attack of the phase
     for loc in state.zones["locations"].cards:
-        for eid in state.zones[f"at.{loc}"].cards:
+        for eid in state.zones[Z_AT[loc]].cards:
             if is_enemy(state, eid) and has_kw(dof(state, eid), "massive") and seats_at(state, loc):
                 state.cards[eid].exhausted = True
     eng.emit("phase_ended", data={"phase": "enemy"})

@@ -28,6 +28,12 @@ from tcgcore import Option
 from . import log_keys
 from .cards import Effect
 from .rules import (
+    ENEMY_CODES,
+    FORCED_CODES,
+    Z_AT,
+    Z_DECK,
+    Z_HAND,
+    Z_THREAT,
     Eng,
     _spend_group_clues,
     _traits,
@@ -136,7 +142,7 @@ def setup_midnight(eng: Eng) -> None:
         loc = _location_named(state, spot)
         if acolyte < 0 or loc < 0:
             continue
-        eng.move(acolyte, f"at.{loc}", kind="spawned", data={"location": loc})
+        eng.move(acolyte, Z_AT[loc], kind="spawned", data={"location": loc})
         add_doom(eng, acolyte, 1)
     if PRIEST_ALIVE in state.campaign_log:  # A981.7
         eng.add_card(_GHOUL_PRIEST, SCENARIO_OWNER, "encounter")
@@ -187,7 +193,7 @@ def condition_met(state: ArkhamState, seat: int, cid: int, cond: str) -> bool:
     inv = state.inv[seat]
     kind, _, arg = cond.partition(":")
     if kind == "hand":
-        return len(state.zones[f"hand.{seat}"].cards) >= int(arg)
+        return len(state.zones[Z_HAND[seat]].cards) >= int(arg)
     if kind == "clues":
         return inv.clues >= int(arg) and not clues_blocked(state, seat)
     if kind == "group_clues_per_inv":
@@ -200,15 +206,20 @@ def condition_met(state: ArkhamState, seat: int, cid: int, cond: str) -> bool:
     if kind == "horrified":
         return inv.horror > 0
     if kind == "deck":
-        return bool(state.zones[f"deck.{seat}"].cards)
+        return bool(state.zones[Z_DECK[seat]].cards)
     return False
 
 
 def _enemies_in_play(state: ArkhamState) -> list[int]:
     out: list[int] = []
+    cards = state.cards
+    extra = state.extra_defs
     for zid, zone in state.zones.items():
         if zone.cards and zid.startswith(("at.", "threat.")):
-            out += [c for c in zone.cards if c >= 0 and is_enemy(state, c)]
+            if extra:
+                out += [c for c in zone.cards if c >= 0 and is_enemy(state, c)]
+            else:
+                out += [c for c in zone.cards if c >= 0 and cards[c].code in ENEMY_CODES]
     return sorted(out)
 
 
@@ -223,6 +234,22 @@ def max_doom_on_trait(state: ArkhamState, trait: str) -> int:
 
 
 # ---------------------------------------------------------------------------- ops
+
+
+def enemies_forced(eng: Eng, when: str) -> None:
+    """Op ``enemies_forced`` (A982.3, Wizard of the Order): the forced abilities ``when``
+    (e.g. ``mythos_end``) of every enemy in play, in card id order, for the lead."""
+    state = eng.state
+    steps: list[tcgcore.Step] = []
+    forced = None if state.extra_defs else FORCED_CODES  # others have none: skipped
+    for eid in _enemies_in_play(state):
+        if forced is not None and state.cards[eid].code not in forced:
+            continue
+        fx = dof(state, eid).forced.get(when)
+        if fx:
+            steps.append(Effects(seat=state.lead, effects=fx, source=eid))
+    if steps:
+        eng.push(*steps)
 
 
 def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
@@ -263,7 +290,7 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "to_victory" and source >= 0:
         _to_victory(eng, seat, source)
     elif op == "discard_to_victory" and inv is not None:  # A984.6 Herman Collins
-        hand = state.zones[f"hand.{seat}"].cards
+        hand = state.zones[Z_HAND[seat]].cards
         if len(hand) < e.amount:
             return
         run_effects(eng, seat, (Effect(op="to_victory"),), source)
@@ -299,7 +326,7 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         cands = prey_filter(state, cid, seats)
         if len(cands) == 1:
             loc = state.inv[cands[0]].location
-            eng.move(cid, f"threat.{cands[0]}", kind="spawned", data={"location": loc})
+            eng.move(cid, Z_THREAT[cands[0]], kind="spawned", data={"location": loc})
             eng.emit("enemy_engaged", player=cands[0], card=cid)
             return
         eng.ask(state.lead, "engage_target", f"Which investigator does {dof(state, cid).name} "
@@ -341,23 +368,23 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         old = inv.location
         for eid in engaged_enemies(state, seat):
             if e.trait not in _traits(dof(state, eid)) and old >= 0:
-                eng.move(eid, f"at.{old}", kind="disengaged")
+                eng.move(eid, Z_AT[old], kind="disengaged")
         central = [x for x in state.zones["locations"].cards if e.code in _traits(dof(state, x))]
         if central and central[0] != old:
             enter_location(eng, seat, central[0])
         elif old >= 0:
-            for eid in state.zones[f"at.{old}"].cards:
+            for eid in state.zones[Z_AT[old]].cards:
                 if is_enemy(state, eid):
                     eng.push(EngageCheck(enemy=eid))
     elif op == "attach_most_clues" and source >= 0:  # A985.3 Locked Door
         code = state.cards[source].code
         free = [x for x in state.zones["locations"].cards
-                if not any(state.cards[c].code == code for c in state.zones[f"at.{x}"].cards)]
+                if not any(state.cards[c].code == code for c in state.zones[Z_AT[x]].cards)]
         if free:
             most = max(state.cards[x].counters.get("clues", 0) for x in free)
             tied = [x for x in free if state.cards[x].counters.get("clues", 0) == most]
             if len(tied) == 1:
-                eng.move(source, f"at.{tied[0]}", kind="attached")
+                eng.move(source, Z_AT[tied[0]], kind="attached")
                 return
             eng.ask(state.lead, "spawn_location", f"Where does {dof(state, source).name} go?",
                     [Option(key=f"card:{x}", label=dof(state, x).name, card=x) for x in tied],
@@ -370,7 +397,7 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         inv.clues += e.amount
         eng.emit("clues_gained", player=seat, amount=e.amount)
     elif op == "search_top_any" and inv is not None:  # Miskatonic University
-        deck = state.zones[f"deck.{seat}"].cards
+        deck = state.zones[Z_DECK[seat]].cards
         top = list(deck[:e.amount])
         found = [c for c in top if set(e.codes) & set(_traits(dof(state, c)))
                  and not dof(state, c).is_weakness()]
@@ -379,13 +406,7 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
 
         search_pick(eng, seat, found, "hand")  # the investigator chooses
     elif op == "enemies_forced":  # A982.3 (Wizard of the Order)
-        steps: list[tcgcore.Step] = []
-        for eid in _enemies_in_play(state):
-            fx = dof(state, eid).forced.get(e.code)
-            if fx:
-                steps.append(Effects(seat=state.lead, effects=fx, source=eid))
-        if steps:
-            eng.push(*steps)
+        enemies_forced(eng, e.code)
     elif op == "spawn_redirect":
         return  # a constant read by rules._spawn (spawn_redirect)
     else:
@@ -399,7 +420,7 @@ def _midnight_answer(eng: Eng, step: MidnightAnswer) -> None:
     if step.op == "doom":
         add_doom(eng, cid, step.amount)
     elif step.op == "attach" and eng.state.cards[step.source].zone == "resolving":
-        eng.move(step.source, f"at.{cid}", kind="attached")
+        eng.move(step.source, Z_AT[cid], kind="attached")
 
 
 def _to_victory(eng: Eng, seat: int, cid: int) -> None:

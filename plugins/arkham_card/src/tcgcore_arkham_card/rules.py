@@ -74,6 +74,31 @@ Eng = Engine[ArkhamState]
 _POOL = card_pool()
 
 
+class ZoneKeys(dict[int, str]):
+    """Zone ids of one kind by number, e.g. ``Z_AT[12] == "at.12"``, each string built
+    once (with its hash) instead of formatted anew for every lookup."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def __missing__(self, n: int) -> str:
+        key = self[n] = f"{self.prefix}{n}"
+        return key
+
+
+#: Per-seat zone ids (``Z_PLAY[seat] == f"play.{seat}"``), plain dicts for the fastest
+#: lookup; a seat outside them raises KeyError as the zone lookup itself would.
+_SEATS = range(64)
+Z_PLAY = {s: f"play.{s}" for s in _SEATS}
+Z_HAND = {s: f"hand.{s}" for s in _SEATS}
+Z_THREAT = {s: f"threat.{s}" for s in _SEATS}
+Z_DISCARD = {s: f"discard.{s}" for s in _SEATS}
+Z_DECK = {s: f"deck.{s}" for s in _SEATS}
+#: Zone ids of the areas at locations, by location card id (any number).
+Z_AT = ZoneKeys("at.")
+
+
 def cdef(state: ArkhamState, code: str) -> CardDef:
     """The definition of ``code`` (scenario-supplied definitions first).
 
@@ -97,14 +122,68 @@ def dof(state: ArkhamState, cid: int) -> CardDef:
         d = extra.get(code)
         if d is not None:
             return d
-    if card.counters and card.counters.get("blank") and \
-            _card_choices.blank_now(state, card.counters["blank"]):
-        return _blank(_POOL[code])  # Mind Wipe: until the end of the phase (A978.6)
+    counters = card.counters
+    if counters:
+        stamp = counters.get("blank")
+        if stamp and _card_choices.blank_now(state, stamp):
+            return _blank(_POOL[code])  # Mind Wipe: until the end of the phase (A978.6)
     d = _POOL[code]
-    if d.type_code == "investigator" and card.zone.startswith("play.") and \
+    if code in _INVESTIGATOR_CODES and card.zone.startswith("play.") and \
             investigator_blank(state, int(card.zone[5:])):
         return _blank_investigator(d)  # Stubborn Detective (A976.5)
     return d
+
+
+def printed(state: ArkhamState, cid: int) -> CardDef:
+    """The printed definition of card instance ``cid``: :func:`dof` without the blank
+    text box checks (A976.5, A978.6). Use it only for what a blank text box leaves as it
+    is: type, name, traits, cost, ``play_when`` and the other printed numbers."""
+    code = state.cards[cid].code
+    extra = state.extra_defs
+    return ((extra.get(code) if extra else None) or _POOL[code])
+
+
+#: Codes of the pool's cards with at least one forced ability (a blank text box only
+#: removes them, so no other card has one).
+FORCED_CODES = frozenset(code for code, d in _POOL.items() if d.forced)
+#: Codes of the pool's cards with printed bonuses (a blank text box only removes them).
+BONUS_CODES = frozenset(code for code, d in _POOL.items() if d.bonus)
+#: Codes of the pool's cards with a ``cost:<trait>`` bonus (Easttown).
+_COST_BONUS_CODES = frozenset(code for code, d in _POOL.items()
+                              if any(k.startswith("cost:") for k in d.bonus))
+#: Codes of the pool's investigator cards (the only ones Stubborn Detective blanks).
+_INVESTIGATOR_CODES = frozenset(code for code, d in _POOL.items()
+                                if d.type_code == "investigator")
+_KW_CODES: dict[str, frozenset[str]] = {}
+
+
+def keyword_codes(kw: str) -> frozenset[str]:
+    """Codes of the pool's cards whose printed keywords hold ``kw`` (computed once per
+    keyword from the immutable pool). A card whose printed definition lacks ``kw`` never
+    has it: a blank text box only removes keywords (A976.5, A978.6)."""
+    codes = _KW_CODES.get(kw)
+    if codes is None:
+        codes = _KW_CODES[kw] = frozenset(code for code, d in _POOL.items()
+                                          if kw in d.keywords)
+    return codes
+
+
+def any_has_kw(state: ArkhamState, cids: list[int], kw: str) -> bool:
+    """Whether one of the card instances ``cids`` has keyword ``kw`` now, i.e.
+    ``any(kw in dof(state, c).keywords for c in cids)``; cards whose printed definition
+    lacks ``kw`` are skipped without a :func:`dof` lookup."""
+    if not cids:
+        return False
+    if state.extra_defs:
+        return any(kw in dof(state, c).keywords for c in cids)
+    codes = _KW_CODES.get(kw)
+    if codes is None:
+        codes = keyword_codes(kw)
+    cards = state.cards
+    for c in cids:
+        if cards[c].code in codes and kw in dof(state, c).keywords:
+            return True
+    return False
 
 
 #: Codes of the pool's enemies that blank their bearer's investigator card (A976.5).
@@ -137,12 +216,12 @@ def investigator_blank(state: ArkhamState, seat: int) -> bool:
     if loc < 0:
         return False
     zones = state.zones
-    here = zones[f"at.{loc}"].cards
+    here = zones[Z_AT[loc]].cards
     if here and _holds_blank_bearer(state, seat, here):
         return True
     for s, inv in enumerate(state.inv):
         if inv.location == loc and not inv.status:
-            threat = zones[f"threat.{s}"].cards
+            threat = zones[Z_THREAT[s]].cards
             if threat and _holds_blank_bearer(state, seat, threat):
                 return True
     return False
@@ -169,6 +248,8 @@ def player_order(state: ArkhamState) -> list[int]:
     """Seats still playing, from the lead in seating order (A104.1, A705.9)."""
     invs = state.inv
     lead = state.lead
+    if not lead:
+        return [s for s in range(state.num_players) if not invs[s].status]
     return [s for s in (*range(lead, state.num_players), *range(lead))
             if not invs[s].status]
 
@@ -186,11 +267,13 @@ def location_of(state: ArkhamState, cid: int) -> int:
 def seats_at(state: ArkhamState, loc: int) -> list[int]:
     """Investigators still playing at location ``loc``, in player order."""
     invs = state.inv
+    if len(invs) == 1:  # solo
+        return [] if invs[0].location != loc or invs[0].status else [0]
+    here = [s for s, inv in enumerate(invs) if inv.location == loc and not inv.status]
     lead = state.lead
-    out = [s for s in range(lead, len(invs)) if invs[s].location == loc and not invs[s].status]
-    if lead:
-        out += [s for s in range(lead) if invs[s].location == loc and not invs[s].status]
-    return out
+    if lead and len(here) > 1:  # player order: from the lead on, then the seats before it
+        return [s for s in here if s >= lead] + [s for s in here if s < lead]
+    return here
 
 
 def is_enemy(state: ArkhamState, cid: int) -> bool:
@@ -208,22 +291,44 @@ def has_kw(d: CardDef, kw: str) -> bool:
 def enemies_at(state: ArkhamState, loc: int) -> list[int]:
     """Every enemy at ``loc``: unengaged ones and those engaged with investigators there."""
     zones = state.zones
-    out = [c for c in zones[f"at.{loc}"].cards if is_enemy(state, c)]
+    if state.extra_defs:
+        out = [c for c in zones[Z_AT[loc]].cards if is_enemy(state, c)]
+        for s in seats_at(state, loc):
+            threat = zones[Z_THREAT[s]].cards
+            if threat:
+                out += [c for c in threat if is_enemy(state, c)]
+        return out
+    cards = state.cards
+    enemy = ENEMY_CODES
+    out = [c for c in zones[Z_AT[loc]].cards if cards[c].code in enemy]
     for s in seats_at(state, loc):
-        threat = zones[f"threat.{s}"].cards
+        threat = zones[Z_THREAT[s]].cards
         if threat:
-            out += [c for c in threat if is_enemy(state, c)]
+            out += [c for c in threat if cards[c].code in enemy]
     return out
+
+
+#: Codes of the pool's enemies (printed type, which a blank text box keeps).
+ENEMY_CODES = frozenset(code for code, d in _POOL.items() if d.type_code == "enemy")
 
 
 def engaged_enemies(state: ArkhamState, seat: int) -> list[int]:
     """Enemies engaged with ``seat``: its threat area plus ready massive enemies at its
     location (A611.1)."""
-    out = [c for c in state.zones[f"threat.{seat}"].cards if is_enemy(state, c)]
+    cards = state.cards
+    if state.extra_defs:
+        out = [c for c in state.zones[Z_THREAT[seat]].cards if is_enemy(state, c)]
+        massive: frozenset[str] | None = None
+    else:
+        enemy = ENEMY_CODES
+        out = [c for c in state.zones[Z_THREAT[seat]].cards if cards[c].code in enemy]
+        massive = keyword_codes("massive")  # other enemies never are
     loc = state.inv[seat].location
     if loc >= 0:
-        for c in state.zones[f"at.{loc}"].cards:
-            card = state.cards[c]
+        for c in state.zones[Z_AT[loc]].cards:
+            card = cards[c]
+            if massive is not None and card.code not in massive:
+                continue
             if not card.exhausted and is_enemy(state, c) and has_kw(dof(state, c), "massive"):
                 out.append(c)
     return out
@@ -247,9 +352,9 @@ def skill_value(state: ArkhamState, seat: int, skill: str) -> int:
     """Base skill plus constant bonuses of assets the investigator controls (A112.1)."""
     inv = state.inv[seat]
     base = int(getattr(cdef(state, inv.code), "skill_" + skill))
-    for cid in state.zones[f"play.{seat}"].cards:
-        if cid != inv.card:
-            b = dof(state, cid).bonus.get(skill)
+    for cid in state.zones[Z_PLAY[seat]].cards:
+        if cid != inv.card:  # only an investigator card's blank text box drops bonuses
+            b = printed(state, cid).bonus.get(skill)
             if b:
                 base += b
     if inv.limits and inv.limits.get(f"skill:{skill}:phase"):
@@ -257,11 +362,21 @@ def skill_value(state: ArkhamState, seat: int, skill: str) -> int:
     if inv.limits and skill in ("combat", "agility") and \
             inv.limits.get("flag:mind_over_matter:round"):
         base = max(base, skill_value(state, seat, "intellect"))  # Mind over Matter
-    threat = state.zones[f"threat.{seat}"].cards
-    if threat:
+    threat = state.zones[Z_THREAT[seat]].cards
+    if threat and state.extra_defs:
         base -= sum(1 for c in threat if "haunted" in dof(state, c).keywords)  # Haunted
         base += sum(dof(state, c).bonus.get(skill, 0) for c in threat  # Dreams of R'lyeh
                     if dof(state, c).type_code == "treachery")  # (A994.8)
+    elif threat:  # the same, looking up only cards whose printed text could count
+        haunted = keyword_codes("haunted")
+        for c in threat:
+            code = state.cards[c].code
+            if code in haunted and "haunted" in dof(state, c).keywords:
+                base -= 1  # Haunted
+            if code in BONUS_CODES:
+                d = dof(state, c)
+                if d.type_code == "treachery":
+                    base += d.bonus.get(skill, 0)  # Dreams of R'lyeh (A994.8)
     if state.auras:
         # "investigators at your location get +1 <skill>" (e.g. Lita Chantler)
         for cid in state.auras:
@@ -279,9 +394,14 @@ def inv_health(state: ArkhamState, seat: int) -> int:
 def inv_sanity(state: ArkhamState, seat: int) -> int:
     """Printed sanity, plus ``sanity`` bonuses of treacheries in the threat area (A994.8)."""
     base = cdef(state, state.inv[seat].code).sanity or 0
-    threat = state.zones[f"threat.{seat}"].cards if state.zones else []
+    threat = state.zones[Z_THREAT[seat]].cards if state.zones else []
+    if not threat:
+        return base
+    cards = state.cards
+    bonus = None if state.extra_defs else BONUS_CODES  # others add nothing: skipped
     return base + sum(dof(state, c).bonus.get("sanity", 0) for c in threat
-                      if dof(state, c).type_code == "treachery")
+                      if (bonus is None or cards[c].code in bonus)
+                      and dof(state, c).type_code == "treachery")
 
 
 def current_agenda(state: ArkhamState) -> int:
@@ -314,7 +434,7 @@ def doom_in_play(state: ArkhamState) -> int:
 
 def agenda_threshold(state: ArkhamState) -> int:
     ag = current_agenda(state)
-    return (dof(state, ag).doom or 0) if ag >= 0 else 0
+    return (printed(state, ag).doom or 0) if ag >= 0 else 0  # a printed number
 
 
 def act_threshold(state: ArkhamState) -> int:
@@ -322,7 +442,7 @@ def act_threshold(state: ArkhamState) -> int:
     act = current_act(state)
     if act < 0:
         return 0
-    d = dof(state, act)
+    d = printed(state, act)  # printed numbers: a blank text box keeps them
     if d.clues is None:
         return 0
     return d.clues if d.clues_fixed else d.clues * state.num_players
@@ -336,13 +456,12 @@ def can_investigate(state: ArkhamState, loc: int) -> bool:
     """A985.3: whether ``loc`` (a location id, ``-1`` for none) may be investigated; a
     location with a ``no_investigate`` attachment (Locked Door) refuses every
     investigation: the basic action, card abilities and events alike."""
-    return loc >= 0 and not any("no_investigate" in dof(state, c).keywords
-                                for c in state.zones[f"at.{loc}"].cards)
+    return loc >= 0 and not any_has_kw(state, state.zones[Z_AT[loc]].cards, "no_investigate")
 
 
 def shroud(state: ArkhamState, loc: int) -> int:
     base = dof(state, loc).shroud or 0
-    for c in state.zones[f"at.{loc}"].cards:
+    for c in state.zones[Z_AT[loc]].cards:
         base += dof(state, c).bonus.get("shroud", 0)
     return max(0, base)
 
@@ -408,7 +527,10 @@ def location_by_code(state: ArkhamState, code: str) -> int:
 
 
 def name_of(state: ArkhamState, cid: int) -> str:
-    return dof(state, cid).name
+    """The card's name (a blank text box keeps it)."""
+    code = state.cards[cid].code
+    extra = state.extra_defs
+    return ((extra.get(code) if extra else None) or _POOL[code]).name
 
 
 def prey_filter(state: ArkhamState, eid: int, seats: list[int]) -> list[int]:
@@ -435,7 +557,7 @@ def prey_filter(state: ArkhamState, eid: int, seats: list[int]) -> list[int]:
         if what == "remaining_sanity":  # Screeching Byakhee (A994.2)
             return inv_sanity(state, s) - inv.horror
         if what == "hand":  # Yithian Observer: fewest cards in hand (A994.4)
-            return len(state.zones[f"hand.{s}"].cards)
+            return len(state.zones[Z_HAND[s]].cards)
         if what == "remaining_health":
             return inv_health(state, s) - inv.damage
         if what in SKILLS:
@@ -451,21 +573,21 @@ def draw_cards(eng: Eng, seat: int, count: int) -> None:
     """Draw ``count`` cards; an empty deck is reset from the discard pile and the
     investigator takes 1 horror after the whole draw (A907.1, A907.2)."""
     state = eng.state
-    deck = state.zones[f"deck.{seat}"]
+    deck = state.zones[Z_DECK[seat]]
     emptied = False
     drawn: list[int] = []
     for _ in range(count):
         if not deck.cards:
-            discard = state.zones[f"discard.{seat}"]
+            discard = state.zones[Z_DISCARD[seat]]
             emptied = True
             if not discard.cards:
                 break
             for cid in list(discard.cards):
-                eng.move(cid, f"deck.{seat}")
-            eng.shuffle(f"deck.{seat}")
+                eng.move(cid, Z_DECK[seat])
+            eng.shuffle(Z_DECK[seat])
             eng.emit("deck_reset", player=seat)
         cid = deck.cards[0]
-        eng.move(cid, f"hand.{seat}", kind="drawn")
+        eng.move(cid, Z_HAND[seat], kind="drawn")
         drawn.append(cid)
     if emptied:
         eng.push(Harm(seat=seat, horror=1))
@@ -506,29 +628,34 @@ def enter_location(eng: Eng, seat: int, loc: int, *, reveal: bool = True) -> Non
     left = inv.location
     inv.location = loc
     if left >= 0 and left != loc:  # Barricade: discarded when an investigator leaves
-        for cid in list(state.zones[f"at.{left}"].cards):
+        for cid in list(state.zones[Z_AT[left]].cards):
             if "barricade" in dof(state, cid).keywords:
                 discard_card(eng, cid)
     if reveal:
         reveal_location(eng, loc)
     eng.emit("entered", player=seat, card=loc, code=state.cards[loc].code)
-    for eid in state.zones[f"at.{loc}"].cards:
+    for eid in state.zones[Z_AT[loc]].cards:
         if is_enemy(state, eid):
             eng.push(EngageCheck(enemy=eid))
 
 
-def add_doom(eng: Eng, cid: int, amount: int) -> None:
-    counters = eng.state.cards[cid].counters
+def add_doom(eng: Eng, cid: int, amount: int) -> int:
+    """Place ``amount`` doom on card ``cid`` and emit ``doom_placed``; returns the doom
+    now in play (:func:`doom_in_play`, A402.2), which the event also carries."""
+    state = eng.state
+    counters = state.cards[cid].counters
     counters["doom"] = counters.get("doom", 0) + amount
-    eng.emit("doom_placed", card=cid, code=eng.state.cards[cid].code, amount=amount,
-             data={"in_play": doom_in_play(eng.state), "threshold": agenda_threshold(eng.state)})
+    in_play = doom_in_play(state)
+    eng.emit("doom_placed", card=cid, code=state.cards[cid].code, amount=amount,
+             data={"in_play": in_play, "threshold": agenda_threshold(state)})
+    return in_play
 
 
 def discard_card(eng: Eng, cid: int, *, defeated: bool = False) -> None:
     """Send a card that leaves play to the discard pile it belongs in (A208.3, A615.2)."""
     state = eng.state
     card = state.cards[cid]
-    d = dof(state, cid)
+    d = printed(state, cid)  # type, weakness, victory: kept by a blank text box
     if cid in state.auras:
         state.auras.remove(cid)
     if d.type_code in ("enemy", "treachery") and not d.is_weakness():
@@ -537,7 +664,7 @@ def discard_card(eng: Eng, cid: int, *, defeated: bool = False) -> None:
         else:
             eng.move(cid, "encounter_discard", kind="discarded")
     elif is_player_card(d):
-        eng.move(cid, f"discard.{card.owner}", kind="discarded")
+        eng.move(cid, Z_DISCARD[card.owner], kind="discarded")
     else:
         eng.move(cid, "out", kind="removed")
 
@@ -559,7 +686,7 @@ def gain_clues(eng: Eng, seat: int, amount: int) -> None:
     got = min(amount, counters.get("clues", 0))
     if got <= 0 or _midnight_rules.clues_blocked(state, seat):  # The Masked Hunter (A984.2)
         return
-    for cid in state.zones[f"threat.{seat}"].cards:
+    for cid in state.zones[Z_THREAT[seat]].cards:
         cc = state.cards[cid].counters
         if cc.get("clues", 0) > 0 and "cover_up" in dof(state, cid).keywords:
             # Cover Up: the discovered clues come off it instead of the location
@@ -642,7 +769,7 @@ def _summary_detail(state: ArkhamState, detail: dict[str, tcgcore.Scalar]) -> No
 def _game_end_weaknesses(state: ArkhamState, seat: int) -> None:
     """"When the game ends" weaknesses still in the threat area: Cover Up (mental trauma
     while clues remain on it) and Hospital Debts (2 less experience under 6 resources)."""
-    for cid in state.zones[f"threat.{seat}"].cards:
+    for cid in state.zones[Z_THREAT[seat]].cards:
         d = dof(state, cid)
         fx = d.forced.get("game_end")
         if not fx or not d.is_weakness() or not _game_end_applies(state, cid):
@@ -735,7 +862,7 @@ spec: tcgcore.GameSpec[ArkhamState] = tcgcore.GameSpec(
 @spec.handles(Mulligan)
 def _mulligan(eng: Eng, step: Mulligan) -> None:
     state = eng.state
-    hand = state.zones[f"hand.{step.seat}"].cards
+    hand = state.zones[Z_HAND[step.seat]].cards
     opts = [Option(key=f"card:{c}", label=name_of(state, c), card=c) for c in hand]
     eng.ask(step.seat, "mulligan", "Choose cards to set aside and redraw (one mulligan)",
             opts, min=0, max=len(opts), resume=MulliganAnswer(seat=step.seat))
@@ -753,8 +880,8 @@ def _mulligan_answer(eng: Eng, step: MulliganAnswer) -> None:
 
     draw_opening(eng, seat, len(chosen))
     for cid in list(state.zones[f"aside.{seat}"].cards):
-        eng.move(cid, f"deck.{seat}")
-    eng.shuffle(f"deck.{seat}")
+        eng.move(cid, Z_DECK[seat])
+    eng.shuffle(Z_DECK[seat])
     state.inv[seat].mulliganed = True
     eng.emit("mulligan", player=seat, amount=len(chosen))
 
@@ -791,10 +918,9 @@ def _mythos(eng: Eng, step: MythosPhase) -> None:
     state.phase = "mythos"
     eng.emit("phase", data={"phase": "mythos"})
     ag = current_agenda(state)
-    if ag >= 0:
-        add_doom(eng, ag, 1)  # A402.1
+    in_play = add_doom(eng, ag, 1) if ag >= 0 else 0  # A402.1
     steps: list[tcgcore.Step] = []
-    if ag >= 0 and doom_in_play(state) >= agenda_threshold(state):  # A402.2
+    if ag >= 0 and in_play >= agenda_threshold(state):  # A402.2
         steps.append(AdvanceAgenda())
     steps += [EncounterDraws(seats=player_order(state)),
               Effects(seat=state.lead, effects=_MYTHOS_END),  # A982.3
@@ -880,9 +1006,9 @@ def _finish_treachery(eng: Eng, step: FinishTreachery) -> None:
         eng.move(step.card, "victory", kind="to_victory")  # A615.4
     elif d.type_code == "event" and step.seat >= 0 and state.cards[step.card].owner == \
             step.seat and any("amulet_events" in dof(state, c).keywords
-                              for c in state.zones[f"play.{step.seat}"].cards):
+                              for c in state.zones[Z_PLAY[step.seat]].cards):
         # Wendy's Amulet (A975.13): a played event goes to the bottom of the deck
-        eng.move(step.card, f"deck.{step.seat}", kind="to_deck_bottom")
+        eng.move(step.card, Z_DECK[step.seat], kind="to_deck_bottom")
     else:
         discard_card(eng, step.card)
 
@@ -917,9 +1043,9 @@ def _spawn(eng: Eng, step: SpawnAt) -> None:
         return
     loc = state.inv[seat].location
     if has_kw(d, "aloof") or has_kw(d, "massive"):
-        eng.move(eid, f"at.{loc}", kind="spawned", data={"location": loc})  # A601.4
+        eng.move(eid, Z_AT[loc], kind="spawned", data={"location": loc})  # A601.4
     else:
-        eng.move(eid, f"threat.{seat}", kind="spawned", data={"location": loc})  # A601.3
+        eng.move(eid, Z_THREAT[seat], kind="spawned", data={"location": loc})  # A601.3
         eng.emit("enemy_engaged", player=seat, card=eid)
 
 
@@ -939,7 +1065,7 @@ def _spawn_fits(state: ArkhamState, spawn: str) -> list[int]:
 
 
 def _spawn_at_location(eng: Eng, eid: int, loc: int) -> None:
-    eng.move(eid, f"at.{loc}", kind="spawned", data={"location": loc})
+    eng.move(eid, Z_AT[loc], kind="spawned", data={"location": loc})
     eng.push(EngageCheck(enemy=eid))
     after = dof(eng.state, eid).forced.get("after_spawn")
     if after:  # "after it enters play" (Acolyte, A982.2)
@@ -988,9 +1114,9 @@ def _engage_answer(eng: Eng, step: EngageAnswer) -> None:
 
 
 def _engage(eng: Eng, eid: int, seat: int) -> None:
-    if eng.state.cards[eid].zone == f"threat.{seat}":
+    if eng.state.cards[eid].zone == Z_THREAT[seat]:
         return
-    eng.move(eid, f"threat.{seat}", kind="engaged")
+    eng.move(eid, Z_THREAT[seat], kind="engaged")
     eng.emit("enemy_engaged", player=seat, card=eid)
 
 
@@ -1005,7 +1131,7 @@ def _ability_payable(state: ArkhamState, seat: int, cid: int, ab: Ability) -> bo
     if ab.clue_cost and state.inv[seat].clues < ab.clue_cost:
         return False  # A993.6
     if ab.requires and not any(state.cards[c].code == ab.requires
-                               for c in state.zones[f"play.{seat}"].cards):
+                               for c in state.zones[Z_PLAY[seat]].cards):
         return False
     if ab.condition and not _midnight_rules.condition_met(state, seat, cid, ab.condition):
         return False  # A981.3
@@ -1044,13 +1170,22 @@ def _evade_targets(state: ArkhamState, seat: int) -> list[int]:
 
 
 def card_cost(state: ArkhamState, cid: int) -> int:
-    d = dof(state, cid)
+    """What playing card ``cid`` costs now: its printed cost (a blank text box keeps it),
+    lowered by its owner's location (A202, A982.4)."""
+    return cost_of(state, cid, printed(state, cid))
+
+
+def cost_of(state: ArkhamState, cid: int, d: CardDef) -> int:
+    """:func:`card_cost` of card ``cid`` whose printed definition ``d`` the caller has."""
     cost = max(0, d.cost or 0)
+    if not cost:
+        return 0
     owner = state.cards[cid].owner
     if cost and d.type_code == "asset" and 0 <= owner < len(state.inv):
         loc = state.inv[owner].location
-        if loc >= 0:  # Easttown: "Ally assets you play here cost 2 less" (A982.4)
-            for key, mod in dof(state, loc).bonus.items():
+        if loc >= 0 and (state.extra_defs or state.cards[loc].code in _COST_BONUS_CODES):
+            # Easttown: "Ally assets you play here cost 2 less" (A982.4)
+            for key, mod in printed(state, loc).bonus.items():  # kept by a blank box
                 if key.startswith("cost:") and key[5:] in _traits(d):
                     cost = max(0, cost + mod)
     return cost
@@ -1060,31 +1195,71 @@ def _unique_blocked(state: ArkhamState, d: CardDef) -> bool:
     """A108.1/A911.1: a unique title already in play blocks another copy."""
     if not d.is_unique:
         return False
+    title = d.title
     for s in range(state.num_players):
-        for cid in state.zones[f"play.{s}"].cards:
-            if dof(state, cid).title == d.title:
+        for cid in state.zones[Z_PLAY[s]].cards:
+            if printed(state, cid).title == title:  # a blank text box keeps the title
                 return True
     return False
 
 
 def _threat_keyword(state: ArkhamState, seat: int, kw: str) -> bool:
     """Whether a card in the investigator's threat area has keyword ``kw``."""
-    cards = state.zones[f"threat.{seat}"].cards
-    return bool(cards) and any(kw in dof(state, c).keywords for c in cards)
+    return any_has_kw(state, state.zones[Z_THREAT[seat]].cards, kw)
+
+
+_KIND_ABILITIES: dict[tuple[str, str], tuple[tuple[int, Ability], ...]] = {}
+
+
+def _abilities_of_kind(d: CardDef, kind: str) -> tuple[tuple[int, Ability], ...]:
+    """``(index, ability)`` of the abilities of ``d`` of ``kind`` (``""``: every kind
+    but reactions; ``"turn"``: those but fast abilities that boost a test, which a turn
+    never offers; ``"boost"``: only those), in printed order; cached per pool code (pool definitions never
+    change), computed afresh for scenario-supplied definitions."""
+    if not d.abilities:
+        return ()
+    pooled = _POOL.get(d.code) is d
+    if pooled:
+        got = _KIND_ABILITIES.get((d.code, kind))
+        if got is not None:
+            return got
+    if kind == "turn":  # what a turn may offer: "" without fast test boosts
+        out = tuple((idx, ab) for idx, ab in enumerate(d.abilities)
+                    if ab.kind != "reaction" and not (
+                        ab.kind == "fast" and any(e.op == "test_bonus" for e in ab.effects)))
+    elif kind == "boost":  # what a skill test's window may offer: fast test boosts
+        out = tuple((idx, ab) for idx, ab in enumerate(d.abilities)
+                    if ab.kind == "fast" and any(e.op == "test_bonus" for e in ab.effects))
+    else:
+        out = tuple((idx, ab) for idx, ab in enumerate(d.abilities)
+                    if (ab.kind == kind if kind else ab.kind != "reaction"))
+    if pooled:
+        _KIND_ABILITIES[(d.code, kind)] = out
+    return out
+
+
+#: ``{code: _abilities_of_kind(d, kind)}`` of the pool's cards with such abilities, per
+#: kind the rules ask about (built once; the pool never changes).
+_KIND_TABLES: dict[str, dict[str, tuple[tuple[int, Ability], ...]]] = {
+    kind: {code: abilities for code, d in _POOL.items()
+           if (abilities := _abilities_of_kind(d, kind))}
+    for kind in ("", "turn", "boost", "fast", "action")}
 
 
 def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, int, Ability]]:
-    """Abilities of ``kind`` (``""``: action and fast) the investigator may trigger now
-    (A407.1): its own cards, its location and cards at it, the current act and agenda."""
+    """Abilities of ``kind`` (``""``: action and fast; ``"turn"``: those but fast test
+    boosts; ``"boost"``: fast test boosts) the investigator may trigger now
+    (A407.1): its own cards, its location and cards at it, the current act and agenda.
+    Returns ``(card, ability index, ability)`` in source order."""
     inv = state.inv[seat]
     zones = state.zones
-    sources: list[int] = list(zones[f"play.{seat}"].cards)
+    sources: list[int] = list(zones[Z_PLAY[seat]].cards)
     loc = inv.location
     if loc >= 0:
         sources.append(loc)
-        sources += zones[f"at.{loc}"].cards
+        sources += zones[Z_AT[loc]].cards
         for s in seats_at(state, loc):
-            sources += zones[f"threat.{s}"].cards
+            sources += zones[Z_THREAT[s]].cards
     for z in ("acts", "agendas"):
         top = zones[z].cards
         if top:
@@ -1092,41 +1267,67 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
     out: list[tuple[int, int, Ability]] = []
     cards = state.cards
     extra = state.extra_defs
+    # answers that do not depend on the ability: asked at most once per call
+    fight: bool | None = None
+    evade: bool | None = None
+    investigate: bool | None = None
+    pool = _POOL
+    by_code = None if extra else _KIND_TABLES.get(kind)
     for cid in sources:
         code = cards[cid].code
-        d = (extra.get(code) if extra else None) or _POOL[code]
-        if not d.abilities:
-            continue
+        if by_code is not None:  # the usual case: most cards have no such ability
+            abilities = by_code.get(code)
+            if abilities is None:
+                continue
+            d = pool[code]
+        else:
+            d = (extra.get(code) if extra else None) or pool[code]
+            abilities = _abilities_of_kind(d, kind)
+            if not abilities:
+                continue
         if d.type_code == "location" and not is_revealed(state, cid):
             continue
-        blank_checked = cid != inv.card
-        for idx, ab in enumerate(d.abilities):
-            if ab.kind != kind if kind else ab.kind == "reaction":
-                continue
-            if not blank_checked:  # only when one of its abilities is of this kind
-                if investigator_blank(state, seat):
-                    break  # Stubborn Detective (A976.5)
-                blank_checked = True
+        if cid == inv.card and investigator_blank(state, seat):
+            continue  # Stubborn Detective (A976.5)
+        for idx, ab in abilities:
             if not _ability_payable(state, seat, cid, ab):
                 continue
-            if ab.action == "fight" and not _fight_targets(state, seat):
+            action = ab.action
+            if action == "fight":
+                if fight is None:
+                    fight = bool(_fight_targets(state, seat))
+                if not fight:
+                    continue
+            elif action == "evade":
+                if evade is None:
+                    evade = bool(_evade_targets(state, seat))
+                if not evade:
+                    continue
+            elif action == "investigate":
+                if investigate is None:
+                    investigate = can_investigate(state, loc)
+                if not investigate:
+                    continue  # A985.3
+            effects = ab.effects
+            if effects:
+                op = effects[0].op
+                if op == "return_to_hand" and (
+                        loc < 0 or cards[loc].counters.get("clues", 0) > 0):
+                    continue  # Magnifying Glass (1): only where no clues are left (A978.9)
+                if action == "parley" and d.type_code == "enemy" and \
+                        location_of(state, cid) != loc:
+                    continue
+                if op == "take_control" and all(
+                        e.op == "take_control" for e in effects) and not any(
+                        cards[x].code == e.code for e in effects
+                        for x in zones["setaside"].cards):
+                    continue  # A904.2: nothing left to take control of
+                if op in ("choose_investigator", "add_uses_here") and \
+                        not _card_choices.choice_useful(state, seat, effects[0]):
+                    continue  # A904.2: First Aid with nobody hurt here, Old Book on empty decks
+            elif action == "parley" and d.type_code == "enemy" and \
+                    location_of(state, cid) != loc:
                 continue
-            if ab.action == "evade" and not _evade_targets(state, seat):
-                continue
-            if ab.action == "investigate" and not can_investigate(state, loc):
-                continue  # A985.3
-            if ab.effects and ab.effects[0].op == "return_to_hand" and (
-                    loc < 0 or cards[loc].counters.get("clues", 0) > 0):
-                continue  # Magnifying Glass (1): only where no clues are left (A978.9)
-            if ab.action == "parley" and d.type_code == "enemy" and location_of(state, cid) != loc:
-                continue
-            if ab.effects and ab.effects[0].op == "take_control" and all(
-                    e.op == "take_control" for e in ab.effects) and not any(
-                    state.cards[x].code == e.code for e in ab.effects
-                    for x in state.zones["setaside"].cards):
-                continue  # A904.2: nothing left to take control of
-            if ab.effects and not _card_choices.choice_useful(state, seat, ab.effects[0]):
-                continue  # A904.2: First Aid with nobody hurt here, Old Book on empty decks
             out.append((cid, idx, ab))
     return out
 
@@ -1174,12 +1375,22 @@ def _ask_enemy(eng: Eng, seat: int, targets: list[int], resume: ChooseEnemyAnswe
 
 
 _AUTO_FAIL = TokenEffect(auto_fail=True)
+#: "Gain 1 resource" (upkeep, the resource action); effects are frozen, so shared.
+GAIN_ONE = (Effect(op="gain_resources", amount=1),)
 #: End of the mythos phase: forced abilities of enemies in play (A982.3).
 _MYTHOS_END = (Effect(op="enemies_forced", code="mythos_end"),)
 
 
-def _traits(d: CardDef) -> list[str]:
-    return [t.strip() for t in d.traits.split(".") if t.strip()]
+_TRAITS: dict[str, tuple[str, ...]] = {}
+
+
+def _traits(d: CardDef) -> tuple[str, ...]:
+    """The card's traits, e.g. ``("Item", "Weapon", "Firearm")`` (parsed once per
+    distinct traits text)."""
+    out = _TRAITS.get(d.traits)
+    if out is None:
+        out = _TRAITS[d.traits] = tuple(t.strip() for t in d.traits.split(".") if t.strip())
+    return out
 
 
 _SYMBOLS = frozenset({"skull", "cultist", "tablet", "elder_thing", "auto_fail"})
@@ -1188,14 +1399,14 @@ _SYMBOLS = frozenset({"skull", "cultist", "tablet", "elder_thing", "auto_fail"})
 def barricaded(state: ArkhamState, eid: int, loc: int) -> bool:
     """Barricade (A975.12): a non-Elite enemy cannot move into a location it is attached to."""
     return "Elite" not in _traits(dof(state, eid)) and any(
-        "barricade" in dof(state, c).keywords for c in state.zones[f"at.{loc}"].cards)
+        "barricade" in dof(state, c).keywords for c in state.zones[Z_AT[loc]].cards)
 
 
 def _enemy_enters(eng: Eng, eid: int, loc: int) -> None:
     state = eng.state
     if not can_enter(state, loc) or barricaded(state, eid, loc):
         return  # A605.6, A975.12
-    eng.move(eid, f"at.{loc}", kind="enemy_moved", data={"location": loc})
+    eng.move(eid, Z_AT[loc], kind="enemy_moved", data={"location": loc})
     eng.push(EngageCheck(enemy=eid))  # A602.1
     _enemy_entered(eng, eid, loc)
 
@@ -1240,7 +1451,7 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
                                              ":round", ":turn", ":phase"))}
     steps: list[tcgcore.Step] = [EngageCheck(enemy=c) for c in readied if is_enemy(state, c)]
     steps += [DoDraw(seat=s) for s in seats]
-    steps += [Effects(seat=s, effects=(Effect(op="gain_resources", amount=1),)) for s in seats]
+    steps += [Effects(seat=s, effects=GAIN_ONE) for s in seats]
     eng.push(*steps, HandSize(seats=seats), EndRound())  # A418.3-A418.5
 
 
@@ -1250,7 +1461,7 @@ def _hand_size(eng: Eng, step: HandSize) -> None:
     for i, seat in enumerate(step.seats):
         if not playing(state, seat):
             continue
-        hand = state.zones[f"hand.{seat}"].cards
+        hand = state.zones[Z_HAND[seat]].cards
         excess = len(hand) - HAND_SIZE
         if excess > 0:
             eng.ask(seat, "hand_size", f"Discard {excess} card(s) down to {HAND_SIZE}",
@@ -1272,13 +1483,21 @@ def _end_round(eng: Eng, step: EndRound) -> None:
     """A418.5: round-end effects (objectives, "until end of round" treacheries)."""
     state = eng.state
     steps: list[tcgcore.Step] = []
-    for zid in [z for z in state.zones if z.startswith(("threat.", "at."))]:
-        for cid in list(state.zones[zid].cards):
+    cards = state.cards
+    forced = None if state.extra_defs else FORCED_CODES
+    for zid, zone in state.zones.items():  # nothing below changes the zones
+        if not zone.cards or not zid.startswith(("threat.", "at.")):
+            continue
+        for cid in zone.cards:
+            if forced is not None and cards[cid].code not in forced:
+                continue  # no forced ability at all
             d = dof(state, cid)
             if d.type_code in ("treachery", "enemy") and "round_end" in d.forced:
                 steps.append(Effects(seat=_seat_of_zone(zid, state), effects=d.forced["round_end"],
                                      source=cid))
     for loc in state.zones["locations"].cards:  # Ritual Site (A992.6)
+        if forced is not None and cards[loc].code not in forced:
+            continue
         fx = dof(state, loc).forced.get("round_end")
         if fx:
             steps.append(Effects(seat=state.lead, effects=fx, source=loc))
@@ -1362,9 +1581,11 @@ def _advance_act(eng: Eng, step: AdvanceAct) -> None:
 def collect(eng: Eng, event: Event) -> list[Trigger]:
     """Forced abilities and reactions an event triggers (A902): location "after you
     enter" forced effects, investigator reactions "after you defeat an enemy"."""
+    kind = event.kind
+    if kind == "phase":  # the most frequent: only player cards' "after a phase begins"
+        return _card_choices.card_triggers(eng, event)
     state = eng.state
     found: list[Trigger] = _devourer_rules.collect(eng, event)  # A994.5, A994.7
-    kind = event.kind
     if kind == "entered" and event.card is not None and event.player is not None:
         d = dof(state, event.card)
         if "after_enter" in d.forced:
@@ -1377,6 +1598,8 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         for s in seats_at(state, loc):
             if (state.peril >= 0 and s != state.peril) or _threat_keyword(state, s, "no_play"):
                 continue  # peril (A613.1); an encounter "cannot play" wins (A106.2, A106.4)
+            if not _may_play_when(state, s, "enemy_attacks"):
+                continue  # usually no such card: looked up by code first
             for cid in playable_hand(state, s):
                 d = dof(state, cid)
                 if d.play_when == "enemy_attacks" and \
@@ -1407,13 +1630,18 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         data = event.data or {}
         if playing(state, seat):
             hits = [k for k in ("damage", "horror") if int(data.get(k, 0) or 0) > 0]
+            cards = state.cards
+            pooled = not state.extra_defs  # then cards without forced abilities are skipped
             for k in hits:
-                for cid in state.zones[f"threat.{seat}"].cards:
+                for cid in state.zones[Z_THREAT[seat]].cards:
+                    if pooled and cards[cid].code not in FORCED_CODES:
+                        continue
                     if f"after_{k}" in dof(state, cid).forced:  # Psychosis, Hypochondria
                         found.append(Trigger(id="", player=seat, ability=f"forced:after_{k}",
                                              source=cid, label=f"{name_of(state, cid)}: forced"))
-            if "horror" in hits:
-                inv = state.inv[seat]
+            inv = state.inv[seat]
+            if "horror" in hits and (not pooled or
+                                     cards[inv.card].code in reaction_codes("after_horror")):
                 d = dof(state, inv.card)  # blank under Stubborn Detective
                 for idx, ab in enumerate(d.abilities):
                     if ab.kind == "reaction" and ab.trigger == "after_horror" and \
@@ -1426,7 +1654,11 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         seat = event.player
         d = dof(state, event.card)
         if d.type_code == "event" and playing(state, seat):
-            for cid in state.zones[f"play.{seat}"].cards:
+            cards = state.cards
+            pooled = not state.extra_defs  # then cards without forced abilities are skipped
+            for cid in state.zones[Z_PLAY[seat]].cards:
+                if pooled and cards[cid].code not in FORCED_CODES:
+                    continue
                 fx = dof(state, cid).forced
                 for key in fx:
                     if key.startswith("after_play:") and key[11:] in _traits(d):
@@ -1436,7 +1668,8 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     elif kind == "enemy_defeated" and event.player is not None:
         seat = event.player
         if playing(state, seat):
-            if not _threat_keyword(state, seat, "no_play"):
+            if _may_play_when(state, seat, "after_defeat_enemy") and \
+                    not _threat_keyword(state, seat, "no_play"):
                 for cid in playable_hand(state, seat):
                     hd = dof(state, cid)
                     if hd.play_when == "after_defeat_enemy" and \
@@ -1477,17 +1710,71 @@ def _inv_name(state: ArkhamState, seat: int) -> str:
 def playable_hand(state: ArkhamState, seat: int) -> list[int]:
     """The cards the seat may play as from hand: its hand, plus the event on top of its
     discard pile while Wendy's Amulet is in play (A975.13), in every timing window."""
-    hand = state.zones[f"hand.{seat}"].cards
+    hand = state.zones[Z_HAND[seat]].cards
     top = _action_rules.amulet_event(state, seat)
     return [*hand, top] if top >= 0 else list(hand)
+
+
+_PLAY_WHEN: dict[str, frozenset[str]] = {}
+
+
+def _play_when_codes(when: str) -> frozenset[str]:
+    """Codes of the pool's cards whose ``play_when`` is ``when`` (computed once per
+    timing from the immutable pool)."""
+    codes = _PLAY_WHEN.get(when)
+    if codes is None:
+        codes = _PLAY_WHEN[when] = frozenset(code for code, d in _POOL.items()
+                                             if d.play_when == when)
+    return codes
+
+
+_REACTS: dict[str, frozenset[str]] = {}
+
+
+def reaction_codes(trigger: str) -> frozenset[str]:
+    """Codes of the pool's cards with a reaction ability whose ``trigger`` is
+    ``trigger`` (computed once per trigger from the immutable pool; a blank text box
+    only removes abilities, so other cards never react)."""
+    codes = _REACTS.get(trigger)
+    if codes is None:
+        codes = _REACTS[trigger] = frozenset(
+            code for code, d in _POOL.items()
+            if any(ab.kind == "reaction" and ab.trigger == trigger for ab in d.abilities))
+    return codes
+
+
+def _may_play_when(state: ArkhamState, seat: int, when: str) -> bool:
+    """False when no card :func:`playable_hand` could hold has ``play_when`` ``when``:
+    none in the seat's hand, and the top of its discard pile (Wendy's Amulet) is not
+    one; True otherwise (then the caller looks card by card). Codes only, no lookups."""
+    if state.extra_defs:
+        return True
+    codes = _PLAY_WHEN.get(when)
+    if codes is None:
+        codes = _play_when_codes(when)
+    if not codes:
+        return False
+    cards = state.cards
+    pile = state.zones[Z_DISCARD[seat]].cards
+    if pile and cards[pile[-1]].code in codes:
+        return True
+    for c in state.zones[Z_HAND[seat]].cards:
+        if cards[c].code in codes:
+            return True
+    return False
 
 
 def _hand_plays(state: ArkhamState, seat: int, when: str, suffix: str) -> list[Trigger]:
     """Optional "play this card now" triggers of the seat's affordable hand cards whose
     ``play_when`` is ``when`` (``suffix`` is appended to the ability key)."""
-    out = []
+    out: list[Trigger] = []
+    cards = state.cards
+    extra = state.extra_defs
+    if not _may_play_when(state, seat, when):
+        return out  # usually no card in hand (nor on the discard pile) plays then
     for cid in playable_hand(state, seat):
-        d = dof(state, cid)
+        code = cards[cid].code
+        d = (extra.get(code) if extra else None) or _POOL[code]  # play_when, name: printed
         if d.play_when == when and state.inv[seat].resources >= card_cost(state, cid):
             out.append(Trigger(id="", player=seat, ability=f"play_when:{cid}{suffix}",
                                source=cid, optional=True, timing="when",
@@ -1512,7 +1799,7 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
     elif trigger.ability.startswith("play_when:") and src >= 0:
         seat = trigger.player
         card = state.cards[src]
-        if (card.zone != f"hand.{seat}" and src != _action_rules.amulet_event(state, seat)) \
+        if (card.zone != Z_HAND[seat] and src != _action_rules.amulet_event(state, seat)) \
                 or state.inv[seat].resources < card_cost(state, src):
             return  # no longer in hand (nor on top of the discard pile, A975.13)
         d = dof(state, src)

@@ -165,9 +165,16 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
 def scenario_names() -> list[str]:
     """The built-in scenario names (``data/scenario_<name>.json``), sorted: the values the
     ``scenario`` option accepts as a string, e.g. ``["01104", "01120", "01142", "test"]``."""
-    base = resources.files("tcgcore_arkham_card") / "data"
-    return sorted(f.name[len("scenario_"):-len(".json")] for f in base.iterdir()
-                  if f.name.startswith("scenario_") and f.name.endswith(".json"))
+    global _SCENARIO_NAMES
+    if _SCENARIO_NAMES is None:  # the package's data files do not change: listed once
+        base = resources.files("tcgcore_arkham_card") / "data"
+        _SCENARIO_NAMES = tuple(sorted(
+            f.name[len("scenario_"):-len(".json")] for f in base.iterdir()
+            if f.name.startswith("scenario_") and f.name.endswith(".json")))
+    return list(_SCENARIO_NAMES)  # the caller's own copy
+
+
+_SCENARIO_NAMES: tuple[str, ...] | None = None
 
 
 def _deck_option(decks: Any, n: int) -> tuple[Any, list[DeckList]]:

@@ -14,14 +14,22 @@ from tcgcore import Option
 
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .card_choices import ask_wendy, play_labels, sure_gamble_options, wendy_can_react
-from .cards import Ability, Effect
+from .cards import Ability, Effect, card_pool
 from .rules import (
     _AUTO_FAIL,
     _SYMBOLS,
+    BONUS_CODES,
+    FORCED_CODES,
+    Z_AT,
+    Z_HAND,
+    Z_PLAY,
+    Z_THREAT,
     Eng,
     _activatables,
+    _may_play_when,
     _threat_keyword,
     _traits,
+    any_has_kw,
     card_cost,
     discard_card,
     dof,
@@ -34,6 +42,7 @@ from .rules import (
     pick_token,
     playable_hand,
     playing,
+    printed,
     run_effects,
     seats_at,
     skill_value,
@@ -91,12 +100,24 @@ def _start_test(eng: Eng, step: StartTest) -> None:
              ApplyResults(), EndTest())
 
 
+#: Per skill, the codes of the pool's non-weakness cards with a matching or wild icon:
+#: the only ones :func:`_committable` may offer (built once; the pool never changes).
+_COMMIT_ICONS: dict[str, frozenset[str]] = {
+    skill: frozenset(code for code, d in card_pool().items()
+                     if not d.is_weakness() and d.icons(skill) > 0)
+    for skill in ("willpower", "intellect", "combat", "agility")}
+
+
 def _committable(state: ArkhamState, seat: int, test: SkillTest) -> list[int]:
     """A503.2/A503.3/A107.3: cards with a matching or wild icon; Max 1 per test."""
     out = []
-    committed_titles = [dof(state, c).title for c in test.committed]
-    for cid in state.zones[f"hand.{seat}"].cards:
-        d = dof(state, cid)
+    committed_titles = [printed(state, c).title for c in test.committed]
+    cards = state.cards
+    icons = None if state.extra_defs else _COMMIT_ICONS.get(test.skill)
+    for cid in state.zones[Z_HAND[seat]].cards:
+        if icons is not None and cards[cid].code not in icons:
+            continue  # a weakness, or no matching nor wild icon
+        d = printed(state, cid)  # icons, title, weakness: kept by a blank text box
         if d.is_weakness() or d.icons(test.skill) <= 0:
             continue
         if d.max_per_test and committed_titles.count(d.title) >= d.max_per_test:
@@ -154,12 +175,12 @@ def _window_options(state: ArkhamState, seat: int) -> list[Option]:
     test = state.test
     if test is None:
         return []
-    if test.peril and seat != test.seat:
-        return []
+    if seat != test.seat:
+        return []  # only the tester's own boosts are offered
     opts: list[Option] = []
-    for cid, idx, ab in _activatables(state, seat, "fast"):
+    for cid, idx, ab in _activatables(state, seat, "boost"):  # fast, with a test_bonus
         for e in ab.effects:
-            if e.op == "test_bonus" and e.skill == test.skill and seat == test.seat:
+            if e.op == "test_bonus" and e.skill == test.skill:
                 opts.append(Option(key=f"fast:{cid}:{idx}",
                                    label=f"{name_of(state, cid)}: +{e.amount} {e.skill}",
                                    card=cid))
@@ -292,7 +313,10 @@ def sure_gamble_answer(eng: Eng, step: CardChoiceAnswer, key: str) -> None:
 
 def _statue(state: ArkhamState, seat: int) -> int:
     """A charged Grotesque Statue the investigator controls (-1: none)."""
-    for cid in state.zones[f"play.{seat}"].cards:
+    play = state.zones[Z_PLAY[seat]].cards
+    if not any_has_kw(state, play, "grotesque_statue"):
+        return -1  # the usual case, answered by code
+    for cid in play:
         if "grotesque_statue" in dof(state, cid).keywords and \
                 state.cards[cid].counters.get("uses", 0) > 0:
             return cid
@@ -314,8 +338,7 @@ def _token_rank(state: ArkhamState, seat: int, token: str) -> int:
 
 def _token_effect(state: ArkhamState, seat: int, token: str) -> Any:
     if token == "elder_sign":
-        threat = state.zones[f"threat.{seat}"].cards
-        if threat and any("necronomicon" in dof(state, c).keywords for c in threat):
+        if any_has_kw(state, state.zones[Z_THREAT[seat]].cards, "necronomicon"):
             return _AUTO_FAIL  # The Necronomicon
         return dof(state, state.inv[seat].card).elder_sign  # blank: none (A976.5)
     return state.tokens.get(token)
@@ -387,7 +410,7 @@ def _compute(state: ArkhamState, test: SkillTest) -> None:
         eff = _token_effect(state, test.seat, "elder_sign")
         if eff is not None and eff.auto_success_if and any(
                 state.cards[c].code == eff.auto_success_if
-                for c in state.zones[f"play.{test.seat}"].cards):
+                for c in state.zones[Z_PLAY[test.seat]].cards):
             auto_success = True  # Wendy Adams with Wendy's Amulet
             test.auto = "success"
     for cid in test.committed:
@@ -425,13 +448,16 @@ def _kind_bonus(state: ArkhamState, test: SkillTest) -> int:
     """Bonuses that apply only to one kind of test (Magnifying Glass: investigating)."""
     if test.kind != "investigate":
         return 0
+    cards = state.cards
+    bonus = None if state.extra_defs else BONUS_CODES  # cards without any: skipped
     return sum(dof(state, c).bonus.get("investigate:" + test.skill, 0)
-               for c in state.zones[f"play.{test.seat}"].cards)
+               for c in state.zones[Z_PLAY[test.seat]].cards
+               if bonus is None or cards[c].code in bonus)
 
 
 def _would_fail_options(state: ArkhamState, seat: int) -> list[Option]:
     inv = state.inv[seat]
-    if _threat_keyword(state, seat, "no_play"):
+    if not _may_play_when(state, seat, "would_fail") or _threat_keyword(state, seat, "no_play"):
         return []  # A106.4: the encounter card's "cannot play" wins
     return play_labels(state, seat, [
         cid for cid in playable_hand(state, seat)  # Wendy's Amulet too (A975.13)
@@ -487,7 +513,7 @@ def _apply_results(eng: Eng, step: ApplyResults) -> None:
             steps.append(Effects(seat=seat, effects=(Effect(op="discover_clues", amount=1),),
                                  source=test.source))
             if test.target >= 0:
-                for cid in state.zones[f"at.{test.target}"].cards:
+                for cid in state.zones[Z_AT[test.target]].cards:
                     fx = dof(state, cid).forced.get("after_investigated")
                     if fx:
                         steps.append(Effects(seat=seat, effects=fx, source=cid))
@@ -599,7 +625,11 @@ def _asset_test_reactions(eng: Eng, test: SkillTest) -> list[tcgcore.Step]:
             keys.append(f"after_success2:{test.kind}")
     else:
         keys = ["after_fail"]
-    for cid in state.zones[f"play.{test.seat}"].cards:
+    cards = state.cards
+    forced = None if state.extra_defs else FORCED_CODES
+    for cid in state.zones[Z_PLAY[test.seat]].cards:
+        if forced is not None and cards[cid].code not in forced:
+            continue  # no forced ability at all (most assets and the investigator)
         d = dof(state, cid)
         if not d.forced:
             continue

@@ -1,0 +1,412 @@
+"""The per-card-code shortcuts of the rules engine (issue 8) answer exactly what the plain
+card-by-card lookups answer.
+
+The fast paths skip cards by code using data computed once from the immutable card pool
+(:func:`rules.keyword_codes`, :func:`rules.reaction_codes`, :data:`rules.FORCED_CODES`,
+``play_when`` codes, abilities per kind) and read printed definitions where a blank text
+box changes nothing (:func:`rules.printed`, :func:`rules.name_of`, :func:`rules.card_cost`).
+Here every shortcut is compared, at every decision of several seeded random games of the
+three scenarios (one and four investigators), with a reference written the slow way: one
+:func:`rules.dof` lookup per card, as the rules read before the shortcuts.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+import tcgcore_arkham_card.rules as rules  # first: the rule modules import it
+from tcgcore_arkham_card import actions, card_choices, enemies, midnight_masks, skill_tests
+from tcgcore_arkham_card.cards import Ability, CardDef
+from tcgcore_arkham_card.state import ArkhamState
+
+import tcgcore
+
+_KEYWORDS = ("no_play", "frozen", "no_investigate", "amulet_events", "grotesque_statue",
+             "necronomicon", "haunted", "massive", "aloof", "barricade", "blank_bearer",
+             "ready_turn_end")
+_TIMINGS = ("phase_begins", "enemy_attacks", "after_defeat_enemy", "after_evade",
+            "treachery_drawn", "failed_investigate_by2", "token_negative", "would_fail")
+#: Every choose_investigator effect of the pool's abilities (First Aid, Old Book of Lore).
+_CHOICES = [e for d in rules._POOL.values() for ab in d.abilities for e in ab.effects
+            if e.op == "choose_investigator"]
+_SKILLS = ("willpower", "intellect", "combat", "agility")
+_REACTIONS = ("enemy_spawns_here", "enemy_attacks_you", "after_defeat_enemy", "after_horror")
+
+
+def _ref_activatables(state: ArkhamState, seat: int,
+                      kind: str) -> list[tuple[int, int, Ability]]:
+    """:func:`rules._activatables` as it read before the per-code ability tables."""
+    inv = state.inv[seat]
+    zones = state.zones
+    sources: list[int] = list(zones[f"play.{seat}"].cards)
+    loc = inv.location
+    if loc >= 0:
+        sources.append(loc)
+        sources += zones[f"at.{loc}"].cards
+        for s in rules.seats_at(state, loc):
+            sources += zones[f"threat.{s}"].cards
+    for z in ("acts", "agendas"):
+        top = zones[z].cards
+        if top:
+            sources.append(top[0])
+    out: list[tuple[int, int, Ability]] = []
+    cards = state.cards
+    for cid in sources:
+        d = rules.printed(state, cid)
+        if not d.abilities:
+            continue
+        if d.type_code == "location" and not rules.is_revealed(state, cid):
+            continue
+        blank_checked = cid != inv.card
+        for idx, ab in enumerate(d.abilities):
+            if ab.kind != kind if kind else ab.kind == "reaction":
+                continue
+            if not blank_checked:
+                if rules.investigator_blank(state, seat):
+                    break
+                blank_checked = True
+            if not rules._ability_payable(state, seat, cid, ab):
+                continue
+            if ab.action == "fight" and not rules._fight_targets(state, seat):
+                continue
+            if ab.action == "evade" and not rules._evade_targets(state, seat):
+                continue
+            if ab.action == "investigate" and not rules.can_investigate(state, loc):
+                continue
+            if ab.effects and ab.effects[0].op == "return_to_hand" and (
+                    loc < 0 or cards[loc].counters.get("clues", 0) > 0):
+                continue
+            if ab.action == "parley" and d.type_code == "enemy" and \
+                    rules.location_of(state, cid) != loc:
+                continue
+            if ab.effects and ab.effects[0].op == "take_control" and all(
+                    e.op == "take_control" for e in ab.effects) and not any(
+                    cards[x].code == e.code for e in ab.effects
+                    for x in zones["setaside"].cards):
+                continue
+            if ab.effects and not card_choices.choice_useful(state, seat, ab.effects[0]):
+                continue
+            out.append((cid, idx, ab))
+    return out
+
+
+def _ref_window(state: ArkhamState, seat: int) -> list[tcgcore.Option]:
+    """:func:`skill_tests._window_options` as it read before the "boost" table."""
+    test = state.test
+    assert test is not None
+    if test.peril and seat != test.seat:
+        return []
+    opts: list[tcgcore.Option] = []
+    for cid, idx, ab in _ref_activatables(state, seat, "fast"):
+        for e in ab.effects:
+            if e.op == "test_bonus" and e.skill == test.skill and seat == test.seat:
+                opts.append(tcgcore.Option(
+                    key=f"fast:{cid}:{idx}", label=f"{rules.name_of(state, cid)}: "
+                    f"+{e.amount} {e.skill}", card=cid))
+                break
+    return opts
+
+
+def _ref_lend(state: ArkhamState, seat: int, loc: int) -> list[tcgcore.Option]:
+    """:func:`actions._lend_options` as it read before the lender codes."""
+    out: list[tcgcore.Option] = []
+    refused = state.inv[seat].limits
+    for s in rules.player_order(state):
+        if s == seat or state.inv[s].status or state.inv[s].location != loc:
+            continue
+        for cid in state.zones[f"play.{s}"].cards:
+            for idx, ab in enumerate(rules.dof(state, cid).abilities):
+                if ab.kind == "fast" and any(e.target == "active" for e in ab.effects) and \
+                        not refused.get(f"lend:{cid}:{idx}:turn") and \
+                        rules._ability_payable(state, s, cid, ab):
+                    who = rules.cdef(state, state.inv[s].code).name
+                    out.append(tcgcore.Option(
+                        key=f"lend:{s}:{cid}:{idx}",
+                        label=f"Ask {who} to use {rules.name_of(state, cid)}", card=cid))
+    return out
+
+
+def _ref_committable(state: ArkhamState, seat: int) -> list[int]:
+    """:func:`skill_tests._committable` as it read before the icon codes."""
+    test = state.test
+    assert test is not None
+    titles = [rules.dof(state, c).title for c in test.committed]
+    out = []
+    for cid in state.zones[f"hand.{seat}"].cards:
+        d = rules.dof(state, cid)
+        if d.is_weakness() or d.icons(test.skill) <= 0:
+            continue
+        if d.max_per_test and titles.count(d.title) >= d.max_per_test:
+            continue
+        if d.own_test_only and seat != test.seat:
+            continue
+        out.append(cid)
+    return out
+
+
+def _ref_engaged(state: ArkhamState, seat: int) -> list[int]:
+    out = [c for c in state.zones[f"threat.{seat}"].cards if rules.is_enemy(state, c)]
+    loc = state.inv[seat].location
+    if loc >= 0:
+        for c in state.zones[f"at.{loc}"].cards:
+            if not state.cards[c].exhausted and rules.is_enemy(state, c) and \
+                    "massive" in rules.dof(state, c).keywords:
+                out.append(c)
+    return out
+
+
+def _ref_threat_skill(state: ArkhamState, seat: int, skill: str) -> int:
+    """What the threat area adds to a skill, as :func:`rules.skill_value` computed it."""
+    threat = state.zones[f"threat.{seat}"].cards
+    return -sum(1 for c in threat if "haunted" in rules.dof(state, c).keywords) + sum(
+        rules.dof(state, c).bonus.get(skill, 0) for c in threat
+        if rules.dof(state, c).type_code == "treachery")
+
+
+def _ref_hand_plays(state: ArkhamState, seat: int, when: str) -> list[str]:
+    """The trigger keys of :func:`rules._hand_plays` looked up card by card."""
+    return [f"play_when:{cid}" for cid in rules.playable_hand(state, seat)
+            if rules.dof(state, cid).play_when == when
+            and state.inv[seat].resources >= rules.card_cost(state, cid)]
+
+
+def _ref_amulet(state: ArkhamState, seat: int) -> int:
+    pile = state.zones[f"discard.{seat}"].cards
+    if not pile or rules.dof(state, pile[-1]).type_code != "event" or not any(
+            "amulet_events" in rules.dof(state, c).keywords
+            for c in state.zones[f"play.{seat}"].cards):
+        return -1
+    return pile[-1]
+
+
+def _ref_cost(state: ArkhamState, cid: int) -> int:
+    d = rules.dof(state, cid)
+    cost = max(0, d.cost or 0)
+    owner = state.cards[cid].owner
+    if cost and d.type_code == "asset" and 0 <= owner < len(state.inv):
+        loc = state.inv[owner].location
+        if loc >= 0:
+            for key, mod in rules.dof(state, loc).bonus.items():
+                if key.startswith("cost:") and key[5:] in rules._traits(d):
+                    cost = max(0, cost + mod)
+    return cost
+
+
+def _same_printed_parts(a: CardDef, b: CardDef) -> bool:
+    return (a.name, a.type_code, a.traits, a.cost, a.play_when, a.title, a.objective,
+            a.cannot_enter_unrevealed) == \
+        (b.name, b.type_code, b.traits, b.cost, b.play_when, b.title, b.objective,
+         b.cannot_enter_unrevealed)
+
+
+def _with_dof_for_printed(state: ArkhamState) -> tuple[object, ...]:
+    """Skill values, unique blocks and costs as the rules give them with every
+    :func:`rules.printed` read replaced by a full :func:`rules.dof` lookup."""
+    spaces = vars(rules), vars(actions), vars(enemies), vars(skill_tests)
+    saved = [ns["printed"] for ns in spaces]
+    for ns in spaces:
+        ns["printed"] = rules.dof
+    try:
+        return _printed_reads(state)
+    finally:
+        for ns, fn in zip(spaces, saved, strict=True):
+            ns["printed"] = fn
+
+
+def _printed_reads(state: ArkhamState) -> tuple[object, ...]:
+    seats = [s for s in range(state.num_players) if not state.inv[s].status]
+    return (
+        [rules.skill_value(state, s, k) for s in seats for k in ("willpower", "intellect",
+                                                                 "combat", "agility")],
+        [rules._unique_blocked(state, rules.dof(state, c)) for s in seats
+         for c in state.zones[f"hand.{s}"].cards],
+        [rules.card_cost(state, c) for s in seats for c in state.zones[f"hand.{s}"].cards],
+        [actions.amulet_event(state, s) for s in seats],
+        rules.act_threshold(state), rules.agenda_threshold(state),
+        [enemies._soakers(state, s, k, {}) for s in seats for k in ("damage", "horror")],
+        [actions._slot_overflow(state, s, rules.dof(state, c)) for s in seats
+         for c in state.zones[f"hand.{s}"].cards if rules.dof(state, c).type_code == "asset"],
+        [(skill_tests._committable(state, s, state.test), skill_tests._kind_bonus(state, state.test))
+         for s in seats] if state.test is not None else [],
+    )
+
+
+def _check_state(state: ArkhamState) -> int:
+    """Compare every shortcut with its reference on one state; the number of checks."""
+    checks = 1
+    assert _printed_reads(state) == _with_dof_for_printed(state)
+    cards = state.cards
+    for cid in range(len(cards)):
+        d = rules.dof(state, cid)
+        assert _same_printed_parts(rules.printed(state, cid), d)
+        assert rules.name_of(state, cid) == d.name
+        if d.forced:
+            assert cards[cid].code in rules.FORCED_CODES or state.extra_defs
+        checks += 1
+    for zid, zone in state.zones.items():
+        cids = [c for c in zone.cards if c >= 0]
+        for kw in _KEYWORDS:
+            assert rules.any_has_kw(state, cids, kw) == any(
+                kw in rules.dof(state, c).keywords for c in cids), (zid, kw)
+            checks += 1
+    assert midnight_masks._enemies_in_play(state) == sorted(
+        c for z, zone in state.zones.items() if zone.cards and z.startswith(("at.", "threat."))
+        for c in zone.cards if c >= 0 and rules.is_enemy(state, c))
+    for loc in state.zones["locations"].cards:
+        order = [*range(state.lead, state.num_players), *range(state.lead)]
+        assert rules.seats_at(state, loc) == [
+            s for s in order if state.inv[s].location == loc and not state.inv[s].status]
+        assert rules.enemies_at(state, loc) == [
+            c for c in [*state.zones[f"at.{loc}"].cards,
+                        *(x for s in rules.seats_at(state, loc)
+                          for x in state.zones[f"threat.{s}"].cards)]
+            if rules.dof(state, c).type_code == "enemy"]
+        assert rules.can_investigate(state, loc) == (not any(
+            "no_investigate" in rules.dof(state, c).keywords
+            for c in state.zones[f"at.{loc}"].cards))
+        checks += 2
+    for seat in range(state.num_players):
+        if state.inv[seat].status:
+            continue
+        assert actions.amulet_event(state, seat) == _ref_amulet(state, seat)
+        for kind in ("", "fast", "action"):
+            assert rules._activatables(state, seat, kind) == \
+                _ref_activatables(state, seat, kind)
+        if state.test is not None:
+            assert skill_tests._window_options(state, seat) == _ref_window(state, seat)
+            assert skill_tests._committable(state, seat, state.test) == \
+                _ref_committable(state, seat)
+        assert rules._activatables(state, seat, "boost") == [
+            x for x in _ref_activatables(state, seat, "fast")
+            if any(e.op == "test_bonus" for e in x[2].effects)]
+        assert rules._activatables(state, seat, "turn") == [
+            x for x in _ref_activatables(state, seat, "") if not (
+                x[2].kind == "fast" and any(e.op == "test_bonus" for e in x[2].effects))]
+        for when in _TIMINGS:
+            ref = _ref_hand_plays(state, seat, when)
+            assert [t.ability for t in rules._hand_plays(state, seat, when, "")] == ref
+            if not rules._may_play_when(state, seat, when):
+                assert ref == []
+        for trigger in _REACTIONS:
+            if not any(state.cards[c].code in rules.reaction_codes(trigger)
+                       for c in state.zones[f"play.{seat}"].cards):
+                assert not any(ab.kind == "reaction" and ab.trigger == trigger
+                               for c in state.zones[f"play.{seat}"].cards
+                               for ab in rules.dof(state, c).abilities)
+        for cid in rules.playable_hand(state, seat):
+            assert rules.card_cost(state, cid) == _ref_cost(state, cid)
+        assert rules.engaged_enemies(state, seat) == _ref_engaged(state, seat)
+        loc = state.inv[seat].location
+        if loc >= 0:
+            assert actions._lend_options(state, seat, loc) == _ref_lend(state, seat, loc)
+        assert rules.inv_sanity(state, seat) == (
+            rules.cdef(state, state.inv[seat].code).sanity or 0) + \
+            _ref_threat_skill(state, seat, "sanity") + sum(
+                1 for c in state.zones[f"threat.{seat}"].cards
+                if "haunted" in rules.dof(state, c).keywords)
+        saved = state.zones[f"threat.{seat}"].cards
+        state.zones[f"threat.{seat}"].cards = []
+        try:
+            bare = {k: rules.skill_value(state, seat, k) for k in _SKILLS}
+        finally:
+            state.zones[f"threat.{seat}"].cards = saved
+        for k in _SKILLS:
+            assert rules.skill_value(state, seat, k) == bare[k] + \
+                _ref_threat_skill(state, seat, k)
+        for e in _CHOICES:
+            assert card_choices.choice_useful(state, seat, e) == \
+                bool(card_choices.chooseable_seats(state, seat, e))
+        checks += 4
+    return checks
+
+
+@pytest.mark.parametrize(("scenario", "players", "seeds"), [
+    ("01104", 1, range(6)), ("01104", 4, range(2)), ("01120", 2, range(2)),
+    ("01142", 1, range(3)), ("01142", 3, range(1)),
+])
+def test_fast_paths_equal_card_by_card_lookups(scenario: str, players: int,
+                                               seeds: range) -> None:
+    checks = 0
+    decisions = 0
+    for seed in seeds:
+        m = tcgcore.new_match("arkham_card", seed=seed, players=players, scenario=scenario)
+        agents = [tcgcore.RandomAgent(seed * 31 + s) for s in range(players)]
+        while (choice := m.pending) is not None and decisions < 4000:
+            state = m.engine.state
+            checks += _check_state(state)
+            if choice.kind == "action":
+                seat = choice.player
+                assert [(o.key, o.label, o.card) for o in choice.options] == \
+                    [(o.key, o.label, o.card) for o in actions.turn_options(state, seat)]
+            m.choose(choice.player, agents[choice.player].decide(m, choice))
+            decisions += 1
+    assert decisions > 30 and checks > 1000
+
+
+def test_hand_info_table_matches_the_definitions() -> None:
+    for code, d in rules._POOL.items():
+        info = actions._HAND_INFO[code]
+        if d.type_code not in ("asset", "event") or d.play_when:
+            assert info is None
+        else:
+            assert info == (max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0),
+                            f"Play {d.name}", f"Play {d.name} (fast)")
+
+
+def test_traits_parse_once_and_match_the_text() -> None:
+    for d in rules._POOL.values():
+        assert list(rules._traits(d)) == [t.strip() for t in d.traits.split(".") if t.strip()]
+        assert rules._traits(d) is rules._traits(d)
+
+
+def test_scenario_names_list_the_data_folder_and_return_a_copy() -> None:
+    from tcgcore_arkham_card.scenario_setup import scenario_names
+
+    base = resources.files("tcgcore_arkham_card") / "data"
+    listed = sorted(f.name[len("scenario_"):-len(".json")] for f in base.iterdir()
+                    if f.name.startswith("scenario_") and f.name.endswith(".json"))
+    names = scenario_names()
+    assert names == listed
+    names.append("changed")
+    assert scenario_names() == listed
+
+
+def test_a_repeated_match_is_identical_after_the_tables_are_filled() -> None:
+    """The code tables are built lazily; a match played with them empty and one played
+    with them filled agree byte for byte."""
+    for table in (rules._KW_CODES, rules._PLAY_WHEN, rules._REACTS, rules._KIND_ABILITIES):
+        table.clear()
+    a = tcgcore.new_match("arkham_card", seed=5, players=2)
+    tcgcore.play_out(a, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    b = tcgcore.new_match("arkham_card", seed=5, players=2)
+    tcgcore.play_out(b, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    assert a.digest() == b.digest() and a.decisions == b.decisions
+
+
+_BLANKED = {"keywords", "forced", "abilities", "spawn", "prey", "revelation"}
+_INVESTIGATOR_BLANKED = {"abilities", "elder_sign", "bonus"}
+
+
+def test_a_blank_text_box_changes_only_what_printed_reads_skip() -> None:
+    """:func:`rules.printed` stands in for :func:`rules.dof` for every field but these:
+    a blank text box (A976.5, A978.6) must change nothing else."""
+    for d in rules._POOL.values():
+        for blank, allowed in ((rules._blank(d), _BLANKED),
+                               (rules._blank_investigator(d), _INVESTIGATOR_BLANKED)):
+            changed = {f for f in d.__struct_fields__ if getattr(blank, f) != getattr(d, f)}
+            assert changed <= allowed, (d.code, changed)
+
+
+def test_seats_at_and_player_order_follow_any_lead() -> None:
+    m = tcgcore.new_match("arkham_card", seed=3, players=4)
+    state: ArkhamState = m.engine.state
+    state.inv[2].location = -1
+    state.inv[3].status = "resigned"
+    for lead in range(4):
+        state.lead = lead
+        order = [*range(lead, 4), *range(lead)]
+        assert rules.player_order(state) == [s for s in order if not state.inv[s].status]
+        for loc in [-1, *state.zones["locations"].cards]:
+            assert rules.seats_at(state, loc) == [
+                s for s in order if state.inv[s].location == loc and not state.inv[s].status]

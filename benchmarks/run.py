@@ -655,7 +655,7 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
             continue
         if not f["games_pooled"]:
             lines.append(f"| {label} | {f['games_played']} → 0 (longest {f['longest']}) | | | n/a "
-                         "| n/a | |")
+                         "| n/a | | | |")
             continue
         lines.append(
             f"| {label} | {f['games_played']} → {f['games_pooled']} (≥ {f['min_decisions_pooled']}) "
@@ -817,10 +817,20 @@ def _targets(configs: dict[str, Any]) -> list[str]:
         r = configs.get(label, {})
         if "random_playout" in r:
             rp = r["random_playout"]
-            unit = "decisions per CPU-second" if "decisions_per_cpu_s" in rp else "decisions/s"
-            got = (rp.get("decisions_per_cpu_s") or rp["decisions_per_s"])["median"]
-            lines.append(f"| {label} random playout ≥ {goal:,} {unit} "
-                         f"| {got:,.0f} | {'yes' if got >= goal else 'no'} |")
+            if "decisions_per_cpu_s" in rp:
+                # one core's throughput: decisions per second of the core's time given to the
+                # process; the wall-clock figure beside it shows how much others took meanwhile
+                got = rp["decisions_per_cpu_s"]["median"]
+                wall = rp["decisions_per_s"]["median"]
+                others = (rp.get("others_and_steal_cores") or {}).get("max")
+                busy = f", others took up to {others:.2f} cores" if others is not None else ""
+                lines.append(f"| {label} random playout ≥ {goal:,} decisions/s on one core "
+                             f"| {got:,.0f} per CPU-second ({wall:,.0f} per wall-clock second"
+                             f"{busy}) | {'yes' if got >= goal else 'no'} |")
+            else:  # a result file from before CPU time was measured
+                got = rp["decisions_per_s"]["median"]
+                lines.append(f"| {label} random playout ≥ {goal:,} decisions/s "
+                             f"| {got:,.0f} (wall clock) | {'yes' if got >= goal else 'no'} |")
     for label, r in configs.items():
         if "clone_us" not in r:
             continue
@@ -852,10 +862,14 @@ def _targets(configs: dict[str, Any]) -> list[str]:
         lo = r.get("logging_off")
         if lo:
             p = lo["paired"]
-            if p["median"] < 0.02:
+            if p["q3"] < 0.02:
                 met = "yes"
             elif p["q1"] >= 0.02:
                 met = "no"
+            elif p["median"] < 0.02 and lo["direct_estimate"] < 0.01:
+                # the paired rounds are too noisy to decide alone; the direct measurement of
+                # the check itself is far below the bar and the paired median agrees
+                met = "yes (direct estimate; the paired quartiles are wide)"
             else:
                 met = "not measurable now (noise: the quartiles straddle 2 %)"
             lines.append(f"| {label} logging off < 2 % | {p['median']:+.1%} (quartiles "
@@ -866,12 +880,14 @@ def _targets(configs: dict[str, Any]) -> list[str]:
                          f"| {'yes' if r['logging_off_overhead'] < 0.02 else 'no'} |")
         sim = r["simulate"]
         s = sim["speedup_2_over_1"]
-        if sim.get("idle_enough") is not False:
+        if sim.get("idle_enough") is True:
             met = "yes" if s >= 1.8 else "no"
-        else:
+        elif sim.get("idle_enough") is False:
             busy = max(statistics.median(sim["others_and_steal_cores_during_2_workers"]),
                        statistics.median(sim.get("others_and_steal_cores_during_1_worker") or [0.0]))
             met = f"not measurable now (machine busy: {busy:.2f} cores taken by others)"
+        else:
+            met = "not measurable (the machine's load was not recorded)"
         lines.append(f"| {label} 2 workers ≥ 1.8× | {s:.2f}× | {met} |")
     return lines
 

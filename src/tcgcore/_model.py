@@ -143,6 +143,9 @@ class Option(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True, gc=F
 
     Options are frozen: once asked, a choice's options never change, so a game may reuse
     one option instance in many choices (Guimi Revival caches its main-phase options).
+    Hosts and agents must treat an option as read-only, its ``data`` map included (a
+    shared instance is part of every match that offers it); a game that shares options
+    between matches shares only options whose ``data`` is empty.
     """
 
     key: str

@@ -384,7 +384,6 @@ def test_cleared_caches_give_the_same_games() -> None:
                 rules._MOVE_OPTS.clear()
                 rules._INFO.clear()
                 rules._SEARCHABLE.clear()
-                rules._ATTACK_OPTS.clear()
                 rules._HAVING.clear()
                 rules._ZONE_MOVES.clear()
             m.choose(choice.player, agents[choice.player].decide(m, choice))
@@ -392,3 +391,23 @@ def test_cleared_caches_give_the_same_games() -> None:
         return m.digest(), n
 
     assert run(False) == run(True)
+
+
+def test_attack_options_are_not_shared_between_matches() -> None:
+    """An attack option carries a data map (the attacker, 094.3), so it is built for its
+    choice: a host that writes into one cannot change what another match offers."""
+    def first_attack(seed: int) -> tcgcore.Match[Any]:
+        m = tcgcore.new_match("guimi_revival", seed=seed)
+        agents = [tcgcore.RandomAgent(seed), tcgcore.RandomAgent(seed + 1)]
+        while (choice := m.pending) is not None and choice.kind != "attack":
+            m.choose(choice.player, agents[choice.player].decide(m, choice))
+        assert m.pending is not None
+        return m
+
+    a = first_attack(3)
+    clean = first_attack(3).digest()
+    assert a.pending is not None
+    a.pending.options[0].data["attacker"] = 999  # a misbehaving host
+    b = first_attack(3)
+    assert b.pending is not None and b.pending.options[0] is not a.pending.options[0]
+    assert b.digest() == clean

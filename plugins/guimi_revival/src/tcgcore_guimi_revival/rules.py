@@ -1689,20 +1689,8 @@ def _can_attack(eng: Eng, cid: int) -> bool:
     return card.zone == _UNITS[p] and slot_of(eng, cid) in FRONT
 
 
-#: (pool, target id, attacker id, target code) -> the "attack" option (094.3); options are
-#: immutable once asked, so one instance serves every choice (a cache of derived data)
-_ATTACK_OPTS: dict[tuple[str, int, int, str], Option] = {}
+#: the answer that declines to attack (094.3); it carries no data, so one instance serves all
 _NO_ATTACK = Option(key="pass", label="Do not attack")
-
-
-def _attack_opt(eng: Eng, t: int, attacker: int, code: str) -> Option:
-    if len(_ATTACK_OPTS) >= _OPTS_LIMIT:
-        _ATTACK_OPTS.clear()
-    state = eng.state
-    opt = _ATTACK_OPTS[(state.pool, t, attacker, code)] = Option(
-        key=f"attack:{t}", label=f"Attack {_pool_defs(state.pool)[code].name_en}", card=t,
-        data={"attacker": attacker})
-    return opt
 
 
 @on(BattleNext)
@@ -1718,15 +1706,10 @@ def _battle_next(eng: Eng, step: BattleNext) -> None:
         if not targets:  # 094.4
             continue
         cards = state.cards
-        pool = state.pool
-        got = _ATTACK_OPTS.get
-        opts = []
-        for t in targets:
-            code = cards[t].code
-            opt = got((pool, t, cid, code))
-            if opt is None:
-                opt = _attack_opt(eng, t, cid, code)
-            opts.append(opt)
+        defs = _pool_defs(state.pool)
+        # built afresh: each carries a data map, which must never be shared between matches
+        opts = [Option(key=f"attack:{t}", label=f"Attack {defs[cards[t].code].name_en}", card=t,
+                       data={"attacker": cid}) for t in targets]
         opts.append(_NO_ATTACK)
         eng.ask(p, "attack", f"{cdef(eng, cid).name_en} may attack", opts,
                 resume=AttackAnswer(index=i))

@@ -22,6 +22,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -309,7 +310,7 @@ def _simulation_memory(game: str, players: int | None, options: dict[str, Any],
     rss = {int(k): v for k, v in json.loads(out.stdout).items()}
     first, last = sorted(rss)
     return {"games": games, "peak_rss_kib_after_tenth": rss[first], "peak_rss_kib_after_all": rss[last],
-            "growth_ratio": rss[last] / rss[first]}
+            "growth_ratio": rss[last] / rss[first], "rss_growth_kib": rss[last] - rss[first]}
 
 
 def _play_seeds(game: str, players: int | None, options: dict[str, Any],
@@ -480,6 +481,7 @@ def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]
     mp = codecs.mp_enc.encode(state)
     js = codecs.json_enc.encode(state)
     record = mid.replay()
+    saved = mid.to_bytes()
     cpu0, wall0 = _cpu_s(), time.perf_counter()
     tcgcore.replay(record)
     replay_cpu, replay_wall = _cpu_s() - cpu0, time.perf_counter() - wall0
@@ -496,6 +498,11 @@ def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]
         "decode_json_us": _per_call_us(lambda: codecs.json_dec.decode(js)),
         "size_msgpack_bytes": len(mp),
         "size_json_bytes": len(js),
+        # the public save and load of the whole match (envelope with the header and the
+        # decisions list around the state; loading also checks versions and validates the state)
+        "save_to_bytes_us": _per_call_us(mid.to_bytes),
+        "load_from_bytes_us": _per_call_us(lambda: tcgcore.Match.from_bytes(saved)),
+        "save_bytes": len(saved),
         "view_us": _per_call_us(lambda: mid.view(0)),
         "replay_decisions_per_s": len(record.decisions) / replay_wall if replay_wall else None,
         "replay_decisions_per_cpu_s": len(record.decisions) / replay_cpu if replay_cpu else None,
@@ -536,8 +543,10 @@ _COMPARED: list[tuple[str, tuple[str, ...], bool]] = [
     ("replay verify decisions per CPU-second", ("replay_decisions_per_cpu_s",), True),
     ("replay verify decisions/s, wall clock", ("replay_decisions_per_s",), True),
     ("clone µs", ("clone_us",), False),
-    ("encode msgpack µs", ("encode_msgpack_us",), False),
-    ("decode msgpack µs", ("decode_msgpack_us",), False),
+    ("state codec encode msgpack µs", ("encode_msgpack_us",), False),
+    ("state codec decode msgpack µs", ("decode_msgpack_us",), False),
+    ("save Match.to_bytes µs", ("save_to_bytes_us",), False),
+    ("load Match.from_bytes µs", ("load_from_bytes_us",), False),
     ("view µs", ("view_us",), False),
     ("clone × faster than deepcopy", ("clone_speedup_vs_deepcopy",), True),
 ]
@@ -602,29 +611,43 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
     ]
     if notes.strip():
         lines += [notes.strip(), ""]
+    configs = results["configs"]
+    measured = [r for r in configs.values() if "skipped" not in r and "error" not in r]
+    # result files from before CPU time was measured hold wall-clock figures only
+    cpu = [("decisions_per_cpu_s" in r["random_playout"]) for r in measured]
+    if cpu and not any(cpu):
+        lines += ["This result file predates the CPU-time figures: every throughput figure "
+                  "below is per **wall-clock** second.", ""]
+    elif not all(cpu):
+        lines += ["Some configurations of this file have no CPU-time figures: their cells are "
+                  "marked *(wall clock)*.", ""]
+    unit = "CPU-second" if all(cpu) else "wall-clock second" if not any(cpu) else "CPU-second"
     lines += [
         "## Throughput (one core, in the benchmark process)",
         "",
-        "| configuration | random: decisions per CPU-second, median (min–max) | games per CPU-second "
-        "| random: decisions per wall-clock second, median | heuristic: decisions per CPU-second "
-        "| replay verify: decisions per CPU-second | other processes + steal during the random "
-        "runs, cores (max) |",
+        f"| configuration | random: decisions per {unit}, median (min–max) | games per {unit} "
+        "| random: decisions per wall-clock second, median "
+        f"| heuristic: decisions per {unit} | replay verify: decisions per {unit} "
+        "| other processes + steal during the random runs, cores (max) |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    configs = results["configs"]
     for label, r in configs.items():
         if "skipped" in r or "error" in r:
             lines.append(f"| {label} | {r.get('skipped') or r.get('error')} | | | | | |")
             continue
         rp = r["random_playout"]
-        d = rp.get("decisions_per_cpu_s") or rp["decisions_per_s"]
-        g = rp.get("games_per_cpu_s") or rp["games_per_s"]
+        has_cpu = "decisions_per_cpu_s" in rp
+        mark = "" if has_cpu or not any(cpu) else " (wall clock)"
+        d = rp["decisions_per_cpu_s"] if has_cpu else rp["decisions_per_s"]
+        g = rp["games_per_cpu_s"] if has_cpu else rp["games_per_s"]
         hp = r.get("heuristic_playout", {})
-        h = (hp.get("decisions_per_cpu_s") or hp.get("decisions_per_s") or {}).get("median")
+        h = (hp.get("decisions_per_cpu_s" if has_cpu else "decisions_per_s") or {}).get("median")
+        replay = r.get("replay_decisions_per_cpu_s" if has_cpu else "replay_decisions_per_s")
         lines.append(
-            f"| {label} | {d['median']:,.0f} ({d['min']:,.0f}–{d['max']:,.0f}) | {g['median']:,.1f} "
-            f"| {rp['decisions_per_s']['median']:,.0f} | {_fmt(h)} "
-            f"| {_fmt(r.get('replay_decisions_per_cpu_s'))} "
+            f"| {label} | {d['median']:,.0f} ({d['min']:,.0f}–{d['max']:,.0f}){mark} "
+            f"| {g['median']:,.1f}{mark} "
+            f"| {rp['decisions_per_s']['median']:,.0f} | {_fmt(h)}{mark if h is not None else ''} "
+            f"| {_fmt(replay)}{mark if replay is not None else ''} "
             f"| {_fmt((rp.get('others_and_steal_cores') or {}).get('max'), '.2f')} |"
         )
     lines += [
@@ -661,27 +684,39 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
             f"| {label} | {f['games_played']} → {f['games_pooled']} (≥ {f['min_decisions_pooled']}) "
             f"| {f['first_tenth_us']:.1f} / {f['last_tenth_us']:.1f} | {f['final_decision_us']:.0f} "
             f"| {_fmt(f['raw_first_over_last'], '.2f')} "
-            f"| {_fmt(f['mix_adjusted_first_over_last'], '.2f')}{_interval(f)} "
-            f"| {len(f['kinds_compared'])} ({f['kinds_compared_share']:.0%}) "
+            f"| {_fmt(f['mix_adjusted_first_over_last'], '.3f')}{_interval(f)} "
+            f"| {len(f['kinds_compared'])} ({_floor_pct(f['kinds_compared_share'])}) "
             f"| {_events_pair(f)} | {_fmt(f.get('per_event_first_over_last'), '.2f')} |"
         )
     lines += [
         "",
-        "## State copies and serialisation (mid-game state)",
+        "## State copies and serialisation (mid-game match)",
+        "",
+        "State codec: the game's msgspec encoders and decoders of the state alone "
+        "(`spec.codecs.mp_enc` / `mp_dec`, `json_enc` / `json_dec`), what `Match.clone` "
+        "round-trips; the issue's encode / decode targets are read on these. Save / load: the "
+        "public `Match.to_bytes()` / `Match.from_bytes()` of the whole match (a versioned envelope "
+        "with the header and the list of decisions around the state; loading also checks the "
+        "format and game versions and validates the state), and the size of the save.",
         "",
         "| configuration | cards | clone µs | deepcopy µs | clone × faster | pickle round trip µs "
-        "| encode / decode msgpack µs | encode / decode JSON µs | msgpack / JSON bytes | view µs |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| state codec encode / decode msgpack µs | state codec encode / decode JSON µs "
+        "| state msgpack / JSON bytes | save `to_bytes` / load `from_bytes` µs (save bytes) "
+        "| view µs |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
         if "skipped" in r or "error" in r:
             continue
+        save = (f"{r['save_to_bytes_us']:.1f} / {r['load_from_bytes_us']:.1f} "
+                f"({r['save_bytes']:,})" if "save_to_bytes_us" in r else "n/a")
         lines.append(
-            f"| {label} | {r['midgame_cards']} | {r['clone_us']:.1f} | {r['deepcopy_us']:.0f} "
-            f"| {r['clone_speedup_vs_deepcopy']:.0f} | {r['pickle_roundtrip_us']:.0f} "
+            f"| {label} | {r['midgame_cards']} | {r['clone_us']:.1f} | {r['deepcopy_us']:,.0f} "
+            f"| {r['clone_speedup_vs_deepcopy']:.0f} | {r['pickle_roundtrip_us']:,.0f} "
             f"| {r['encode_msgpack_us']:.1f} / {r['decode_msgpack_us']:.1f} "
             f"| {r['encode_json_us']:.1f} / {r['decode_json_us']:.1f} "
-            f"| {r['size_msgpack_bytes']:,} / {r['size_json_bytes']:,} | {r['view_us']:.1f} |"
+            f"| {r['size_msgpack_bytes']:,} / {r['size_json_bytes']:,} | {save} "
+            f"| {r['view_us']:.1f} |"
         )
     lines += [
         "",
@@ -694,7 +729,12 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "Direct: CPU cost of one check beyond that stand-in (tight loop) × decisions per "
         "CPU-second.",
         "",
-        "| configuration | one match peak KiB | simulation peak RSS KiB (after 1/10 → all games) "
+        "Simulation peak RSS: the peak resident size of the one worker process that plays the "
+        "games, after a tenth of them and after all (it includes the interpreter and the imported "
+        "modules, which dominate it); growth: the difference, in KiB.",
+        "",
+        "| configuration | one match peak KiB | simulation worker peak RSS KiB (after 1/10 → all "
+        "games; growth) "
         "| logging off: paired median (quartiles; rounds × games) | logging off: direct (ns per "
         "decision) |",
         "| --- | --- | --- | --- | --- |",
@@ -705,11 +745,12 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         sm = r["simulation_memory"]
         memory = (f"{sm['error']} ({sm['games']:,} games)" if "error" in sm else
                   f"{sm['peak_rss_kib_after_tenth']:,} → {sm['peak_rss_kib_after_all']:,} "
-                  f"({sm['games']:,} games)")
+                  f"({sm['games']:,} games; "
+                  f"{sm['peak_rss_kib_after_all'] - sm['peak_rss_kib_after_tenth']:+,} KiB)")
         lo = r.get("logging_off")
         if lo:
             p = lo["paired"]
-            paired = (f"{p['median']:+.1%} ({p['q1']:+.1%} … {p['q3']:+.1%}; {p['n']} × "
+            paired = (f"{p['median']:+.2%} ({p['q1']:+.2%} … {p['q3']:+.2%}; {p['n']} × "
                       f"{lo['games_per_round']})")
             direct = f"{lo['direct_estimate']:+.2%} ({lo['check_ns_per_decision']:.0f} ns)"
         else:
@@ -750,12 +791,12 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         readable = {True: "yes", False: "no: machine busy", None: "unknown"}[sim["idle_enough"]]
         lines.append(
             f"| {label} | {sim['games']:,} × {sim['repeats']} | {sim['workers_1_games_per_s']:,.1f} → "
-            f"{sim['workers_2_games_per_s']:,.1f} | {sim['speedup_2_over_1']:.2f}× "
+            f"{sim['workers_2_games_per_s']:,.1f} | {_near(sim['speedup_2_over_1'], 1.8, 2)}× "
             f"({min(sim['speedups']):.2f}–{max(sim['speedups']):.2f}) "
             f"| {sim['cpu_work_2_over_1']:.2f} | {machine} | {readable} |"
         )
     lines += ["", "## Peers, measured in the same run", ""]
-    ps = results["peers"]
+    ps = results.get("peers") or {}
     for name in ("openspiel", "rlcard"):
         p = ps.get(name, {})
         if "skipped" in p:
@@ -785,7 +826,9 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
                     ratio_lines.append(f"| {label} | {name} {game} | {ours / rate:.2f} |")
     if ratio_lines:
         lines += ["", "Peers are timed by the wall clock, so these ratios use tcgcore's wall-clock "
-                  "figures from the same run.", "",
+                  "figures from the same run. The ratios compare different games (a decision "
+                  "in one is not the work of a step in another): they show orders of magnitude "
+                  "only.", "",
                   "| tcgcore configuration | peer | tcgcore ÷ peer throughput (wall clock) |",
                   "| --- | --- | --- |", *ratio_lines]
     lines += _targets(configs)
@@ -807,7 +850,24 @@ def _events_pair(f: dict[str, Any]) -> str:
 
 def _interval(f: dict[str, Any]) -> str:
     iv = f.get("mix_adjusted_interval_90")
-    return f" ({iv[0]:.2f}–{iv[1]:.2f})" if iv else ""
+    return f" ({iv[0]:.3f}–{iv[1]:.3f})" if iv else ""
+
+
+def _floor_pct(share: float) -> str:
+    """A share as a percentage with one decimal, rounded down (99.97 % is not shown as 100 %)."""
+    return f"{math.floor(share * 1000 + 1e-9) / 10:.1f} %"
+
+
+def _near(x: float, limit: float, digits: int, spec: str = "f", scale: float = 1.0) -> str:
+    """``x × scale`` formatted with at least ``digits`` decimals, and more (up to 3 more) when
+    needed so that the shown figure lies on the same side of ``limit × scale`` as ``x`` (a
+    figure shown as 0.80 must not be 0.798 below a 0.8 target)."""
+    v, lim = x * scale, limit * scale
+    for d in range(digits, digits + 4):
+        shown = round(v, d)
+        if (shown >= lim) == (v >= lim) and (shown <= lim) == (v <= lim):
+            break
+    return format(v, f"{spec[:-1]}.{d}{spec[-1]}")
 
 
 def _targets(configs: dict[str, Any]) -> list[str]:
@@ -825,22 +885,28 @@ def _targets(configs: dict[str, Any]) -> list[str]:
                 others = (rp.get("others_and_steal_cores") or {}).get("max")
                 busy = f", others took up to {others:.2f} cores" if others is not None else ""
                 lines.append(f"| {label} random playout ≥ {goal:,} decisions/s on one core "
-                             f"| {got:,.0f} per CPU-second ({wall:,.0f} per wall-clock second"
+                             f"| {_near(got, goal, 0, ',f')} per CPU-second ({wall:,.0f} per "
+                             f"wall-clock second"
                              f"{busy}) | {'yes' if got >= goal else 'no'} |")
             else:  # a result file from before CPU time was measured
                 got = rp["decisions_per_s"]["median"]
                 lines.append(f"| {label} random playout ≥ {goal:,} decisions/s "
-                             f"| {got:,.0f} (wall clock) | {'yes' if got >= goal else 'no'} |")
+                             f"| {_near(got, goal, 0, ',f')} per wall-clock second (this file has "
+                             f"no CPU-time figures) | {'yes' if got >= goal else 'no'} |")
     for label, r in configs.items():
         if "clone_us" not in r:
             continue
+        enc, dec = r["encode_msgpack_us"], r["decode_msgpack_us"]
+        save = (f"; public save `to_bytes` / load `from_bytes` {r['save_to_bytes_us']:.1f} / "
+                f"{r['load_from_bytes_us']:.1f} µs, not the target's figure"
+                if "save_to_bytes_us" in r else "")
         lines += [
-            f"| {label} clone ≤ 50 µs and ≥ 20× deepcopy | {r['clone_us']:.1f} µs, "
-            f"{r['clone_speedup_vs_deepcopy']:.0f}× "
+            f"| {label} clone ≤ 50 µs and ≥ 20× deepcopy | {_near(r['clone_us'], 50, 1)} µs, "
+            f"{_near(r['clone_speedup_vs_deepcopy'], 20, 0)}× "
             f"| {'yes' if r['clone_us'] <= 50 and r['clone_speedup_vs_deepcopy'] >= 20 else 'no'} |",
-            f"| {label} encode ≤ 25 µs, decode ≤ 50 µs | {r['encode_msgpack_us']:.1f} / "
-            f"{r['decode_msgpack_us']:.1f} µs "
-            f"| {'yes' if r['encode_msgpack_us'] <= 25 and r['decode_msgpack_us'] <= 50 else 'no'} |",
+            f"| {label} encode ≤ 25 µs, decode ≤ 50 µs (state codec, msgpack) "
+            f"| {_near(enc, 25, 1)} / {_near(dec, 50, 1)} µs{save} "
+            f"| {'yes' if enc <= 25 and dec <= 50 else 'no'} |",
         ]
         f = r.get("flatness_pooled")
         if f is not None:
@@ -853,10 +919,11 @@ def _targets(configs: dict[str, Any]) -> list[str]:
                 if iv is None:
                     met, where = ("yes" if mix >= 0.8 else "no"), ""
                 else:
-                    where = f", 90 % interval {iv[0]:.2f}–{iv[1]:.2f}"
+                    where = f", 90 % interval {_near(iv[0], 0.8, 3)}–{_near(iv[1], 0.8, 3)}"
                     met = ("yes" if iv[0] >= 0.8 else "no" if iv[1] < 0.8 else
                            "not measurable now (the interval straddles 0.8)")
-                lines.append(f"| {label} flatness ≥ 0.8 (mix-adjusted) | {mix:.2f}{where} (raw "
+                lines.append(f"| {label} flatness ≥ 0.8 (mix-adjusted) | {_near(mix, 0.8, 3)}"
+                             f"{where} (raw "
                              f"{_fmt(f['raw_first_over_last'], '.2f')}; {f['games_pooled']} games) "
                              f"| {met} |")
         lo = r.get("logging_off")
@@ -872,11 +939,13 @@ def _targets(configs: dict[str, Any]) -> list[str]:
                 met = "yes (direct estimate; the paired quartiles are wide)"
             else:
                 met = "not measurable now (noise: the quartiles straddle 2 %)"
-            lines.append(f"| {label} logging off < 2 % | {p['median']:+.1%} (quartiles "
-                         f"{p['q1']:+.1%} … {p['q3']:+.1%}; direct {lo['direct_estimate']:+.2%}) "
-                         f"| {met} |")
+            lines.append(f"| {label} logging off < 2 % | {_near(p['median'], 0.02, 2, '+f', 100)} % "
+                         f"(quartiles {_near(p['q1'], 0.02, 2, '+f', 100)} % … "
+                         f"{_near(p['q3'], 0.02, 2, '+f', 100)} %; direct "
+                         f"{_near(lo['direct_estimate'], 0.01, 2, '+f', 100)} %) | {met} |")
         elif "logging_off_overhead" in r:  # a result file from before the paired measurement
-            lines.append(f"| {label} logging off < 2 % | {r['logging_off_overhead']:+.1%} (unpaired) "
+            lines.append(f"| {label} logging off < 2 % "
+                         f"| {_near(r['logging_off_overhead'], 0.02, 2, '+f', 100)} % (unpaired) "
                          f"| {'yes' if r['logging_off_overhead'] < 0.02 else 'no'} |")
         sim = r["simulate"]
         s = sim["speedup_2_over_1"]
@@ -888,41 +957,167 @@ def _targets(configs: dict[str, Any]) -> list[str]:
             met = f"not measurable now (machine busy: {busy:.2f} cores taken by others)"
         else:
             met = "not measurable (the machine's load was not recorded)"
-        lines.append(f"| {label} 2 workers ≥ 1.8× | {s:.2f}× | {met} |")
+        lines.append(f"| {label} 2 workers ≥ 1.8× | {_near(s, 1.8, 2)}× | {met} |")
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--configs", nargs="*", default=None,
-                        help=f"configurations to run (default all: {', '.join(CONFIGS)})")
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--seconds", type=float, default=2.0,
-                        help="CPU seconds per playout repeat")
-    parser.add_argument("--sim-seconds", type=float, default=6.0,
-                        help="size the worker figure so that one worker takes about this long")
-    parser.add_argument("--sim-repeats", type=int, default=3,
-                        help="rounds of (1 worker, 2 workers), alternating")
-    parser.add_argument("--flat-seconds", type=float, default=10.0,
-                        help="CPU seconds of games for the flatness figure")
-    parser.add_argument("--flat-games", type=int, default=40,
-                        help="at least this many games for the flatness figure")
-    parser.add_argument("--log-rounds", type=int, default=30,
-                        help="paired rounds for the logging-off figure")
-    parser.add_argument("--log-round-seconds", type=float, default=0.15,
-                        help="CPU seconds of games per side of a logging round")
-    parser.add_argument("--mem-games", type=int, default=10_000,
-                        help="at most this many games for the simulation memory figure")
-    parser.add_argument("--mem-seconds", type=float, default=None,
+#: the full run's sizes and --quick's; an explicit flag wins over both
+_FULL_SIZES: dict[str, Any] = {
+    "repeats": 5, "seconds": 2.0, "sim_seconds": 6.0, "sim_repeats": 3, "flat_seconds": 10.0,
+    "flat_games": 40, "log_rounds": 30, "log_round_seconds": 0.15, "mem_games": 10_000,
+    "mem_seconds": None,
+}
+_QUICK_SIZES: dict[str, Any] = {
+    "repeats": 2, "seconds": 0.5, "sim_seconds": 2.0, "sim_repeats": 2, "flat_seconds": 3.0,
+    "flat_games": 12, "log_rounds": 12, "log_round_seconds": 0.1, "mem_games": 1_000,
+    "mem_seconds": 5.0,
+}
+
+
+def _positive_int(text: str) -> int:
+    """An argparse type: an integer ≥ 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text}")
+    return value
+
+
+class ResultsError(Exception):
+    """A results JSON (``--baseline``, or ``--out`` with ``--render-only``) that cannot be used."""
+
+
+def _load_results(path: str, what: str, *, full: bool) -> dict[str, Any]:
+    """Read a results JSON written by this script and check its shape.
+
+    ``full``: the file must be renderable (``machine``, ``when``, ``configs``); otherwise
+    (a baseline) a JSON object with a ``configs`` object is enough.
+
+    Raises:
+        ResultsError: the file is missing, unreadable, not JSON or of the wrong shape.
+    """
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise ResultsError(f"{what} {path}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ResultsError(f"{what} {path}: not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ResultsError(f"{what} {path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(data, dict):
+        raise ResultsError(f"{what} {path}: expected a JSON object written by benchmarks/run.py, "
+                           f"found a {type(data).__name__}")
+    if not isinstance(data.get("configs"), dict):
+        raise ResultsError(f"{what} {path}: no \"configs\" object; not a results file of "
+                           "benchmarks/run.py")
+    if full:
+        machine = data.get("machine")
+        if (not isinstance(machine, dict)
+                or not all(k in machine for k in ("platform", "python", "cpus"))):
+            raise ResultsError(f"{what} {path}: no \"machine\" object (platform, python, cpus); "
+                               "not a results file of benchmarks/run.py")
+        if not isinstance(data.get("when"), str):
+            raise ResultsError(f"{what} {path}: no \"when\" field; not a results file of "
+                               "benchmarks/run.py")
+        if not isinstance(data.get("peers", {}), dict):
+            raise ResultsError(f"{what} {path}: \"peers\" is not an object")
+    return data
+
+
+def _unwritable(path: str) -> str | None:
+    """Why ``path`` cannot be written now (None when it can): a directory, a missing or
+    read-only parent directory, or a read-only existing file."""
+    p = Path(path)
+    if p.is_dir():
+        return "is a directory"
+    parent = p.parent
+    if not parent.is_dir():
+        return f"the directory {parent} does not exist"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"the directory {parent} is not writable"
+    if p.exists() and not os.access(p, os.W_OK):
+        return "the file is not writable"
+    return None
+
+
+def _write_or_fall_back(path: str, text: str, what: str) -> bool:
+    """Write ``text`` to ``path``; on failure say so in one line, write it to a file in the
+    temporary directory instead (when possible) and say where. True when ``path`` was written."""
+    try:
+        Path(path).write_text(text)
+        return True
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    fd, fallback = tempfile.mkstemp(prefix="tcgcore-bench-", suffix=Path(path).suffix or ".txt")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+    except OSError as exc:
+        print(f"error: cannot write the {what} to {path} ({reason}), nor to {fallback} "
+              f"({exc.strerror or exc})", file=sys.stderr)
+        return False
+    print(f"error: cannot write the {what} to {path} ({reason}); wrote it to {fallback} instead",
+          file=sys.stderr)
+    return False
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--configs", nargs="*", default=None, metavar="LABEL",
+                        help=f"configurations to run (default all: {', '.join(map(repr, CONFIGS))}; "
+                             "quote labels with spaces)")
+    parser.add_argument("--repeats", type=_positive_int, default=None,
+                        help="playout repeats (default 5; --quick 2)")
+    parser.add_argument("--seconds", type=_positive_float, default=None,
+                        help="CPU seconds per playout repeat (default 2; --quick 0.5)")
+    parser.add_argument("--sim-seconds", type=_positive_float, default=None,
+                        help="size the worker figure so that one worker takes about this long "
+                             "(default 6; --quick 2)")
+    parser.add_argument("--sim-repeats", type=_positive_int, default=None,
+                        help="rounds of (1 worker, 2 workers), alternating (default 3; --quick 2)")
+    parser.add_argument("--flat-seconds", type=_positive_float, default=None,
+                        help="CPU seconds of games for the flatness figure (default 10; --quick 3)")
+    parser.add_argument("--flat-games", type=_positive_int, default=None,
+                        help="at least this many games for the flatness figure "
+                             "(default 40; --quick 12)")
+    parser.add_argument("--log-rounds", type=_positive_int, default=None,
+                        help="paired rounds for the logging-off figure (default 30; --quick 12)")
+    parser.add_argument("--log-round-seconds", type=_positive_float, default=None,
+                        help="CPU seconds of games per side of a logging round "
+                             "(default 0.15; --quick 0.1)")
+    parser.add_argument("--mem-games", type=_positive_int, default=None,
+                        help="at most this many games for the simulation memory figure "
+                             "(default 10,000; --quick 1,000)")
+    parser.add_argument("--mem-seconds", type=_positive_float, default=None,
                         help="... and at most about this many CPU seconds of them (at least 200 "
                              "games); default: no cap, so a full run plays all --mem-games "
-                             "(the issue's 10,000-game simulation; minutes for the larger games)")
+                             "(the issue's 10,000-game simulation; minutes for the larger games); "
+                             "--quick 5")
     parser.add_argument("--quick", action="store_true",
-                        help="repeats 2 of 0.5 s, workers sized to 2 s × 2 rounds, flatness 3 s, "
-                             "12 logging rounds of 0.1 s, memory 1,000 games or 5 s")
-    parser.add_argument("--no-peers", action="store_true")
-    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "latest.json"))
-    parser.add_argument("--markdown", default=str(ROOT / "docs" / "performance.md"))
+                        help="smaller default sizes: repeats 2 of 0.5 s, workers sized to 2 s × 2 "
+                             "rounds, flatness 3 s, 12 logging rounds of 0.1 s, memory 1,000 "
+                             "games or 5 s (flags given explicitly win)")
+    parser.add_argument("--no-peers", action="store_true",
+                        help="skip the peer engines (OpenSpiel, RLCard)")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "latest.json"),
+                        help="where to write the results JSON (with --render-only: read it)")
+    parser.add_argument("--markdown", default=str(ROOT / "docs" / "performance.md"),
+                        help="where to write the Markdown report")
     parser.add_argument("--baseline", default=None,
                         help="an earlier results JSON; adds a before/after table")
     parser.add_argument("--notes", default=str(ROOT / "benchmarks" / "notes.md"),
@@ -932,13 +1127,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--render-only", action="store_true",
                         help="measure nothing: rewrite the markdown from the --out JSON "
                              "(after editing the notes)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv``, check every input and output up front, measure, write, summarise.
+
+    Exit status: 0 done; 1 a finished run could not be written where asked (it was written to
+    the temporary directory instead, when possible); 2 bad arguments or input files (nothing
+    measured).
+    """
+    parser = _parser()
     args = parser.parse_args(argv)
-    if args.render_only:
-        return _render(args, json.loads(Path(args.out).read_text()))
-    if args.quick:
-        args.repeats, args.seconds, args.sim_seconds, args.sim_repeats = 2, 0.5, 2.0, 2
-        args.flat_seconds, args.flat_games, args.log_rounds, args.log_round_seconds = 3.0, 12, 12, 0.1
-        args.mem_games, args.mem_seconds = 1_000, 5.0
+    baseline: dict[str, Any] | None = None
+    try:
+        if args.baseline:
+            baseline = _load_results(args.baseline, "--baseline", full=False)
+        loaded = (_load_results(args.out, "--out", full=True) if args.render_only else None)
+    except ResultsError as exc:
+        parser.error(str(exc))
+    outputs = [("--markdown", args.markdown)] + ([] if args.render_only else [("--out", args.out)])
+    for flag, path in outputs:
+        why = _unwritable(path)
+        if why:
+            parser.error(f"{flag} {path}: cannot write there ({why})")
+    if loaded is not None:
+        return _render(args, loaded, baseline, parser)
+    if args.configs is not None:
+        unknown = [c for c in args.configs if c not in CONFIGS]
+        if unknown:
+            parser.error(f"--configs: unknown configuration {unknown[0]!r}; valid: "
+                         f"{', '.join(map(repr, CONFIGS))} (quote labels with spaces)")
+        if not args.configs:
+            parser.error(f"--configs: name at least one of {', '.join(map(repr, CONFIGS))}")
+    for key, value in (_QUICK_SIZES if args.quick else _FULL_SIZES).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     sizes = {"sim_s": args.sim_seconds, "sim_repeats": args.sim_repeats,
              "flatness_s": args.flat_seconds, "flatness_min_games": args.flat_games,
              "logging_rounds": args.log_rounds, "logging_round_s": args.log_round_seconds,
@@ -951,13 +1175,16 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"platform": platform.platform(), "python": sys.version.split()[0],
                     "cpus": os.cpu_count()},
         "label": args.label,
-        "sizes": sizes,
+        "sizes": {"repeats": args.repeats, "seconds": args.seconds, **sizes},
         "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         "configs": {},
         "peers": {},
     }
     for label in labels:
         print(f"benchmarking {label} …", file=sys.stderr)
+        if CONFIGS[label][0] not in installed:
+            results["configs"][label] = {"skipped": f"the game {CONFIGS[label][0]!r} is not installed"}
+            continue
         try:
             results["configs"][label] = bench_config(label, args.repeats, args.seconds, sizes)
         except Exception as exc:  # one broken configuration must not lose the others' figures
@@ -970,20 +1197,36 @@ def main(argv: list[str] | None = None) -> int:
         results["load"] = max(results["load"] or 0.0, os.getloadavg()[0])
     if args.baseline:
         results["baseline"] = args.baseline
-    Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
-    return _render(args, results)
+    if not _write_or_fall_back(args.out, json.dumps(results, indent=2) + "\n", "results JSON"):
+        _render(args, results, baseline, parser)
+        return 1
+    return _render(args, results, baseline, parser)
 
 
-def _render(args: argparse.Namespace, results: dict[str, Any]) -> int:
-    """Write the markdown for ``results`` (with the baseline and the notes, when given)."""
+def _render(args: argparse.Namespace, results: dict[str, Any], baseline: dict[str, Any] | None,
+            parser: argparse.ArgumentParser) -> int:
+    """Write the markdown for ``results`` (with the baseline and the notes, when given) and
+    print a short summary: where the files are, and the targets."""
     base_path = args.baseline or results.get("baseline")
-    baseline = json.loads(Path(base_path).read_text()) if base_path else None
-    notes_path = Path(args.notes)
-    notes = notes_path.read_text() if args.notes and notes_path.is_file() else ""
-    text = _markdown(results, baseline, notes)
-    Path(args.markdown).write_text(text)
-    print(text)
-    return 0
+    if baseline is None and base_path:
+        # a baseline named inside a results file: optional, so a missing one is only a warning
+        try:
+            baseline = _load_results(base_path, "baseline (named in the results)", full=False)
+        except ResultsError as exc:
+            print(f"warning: {exc}; no before/after table", file=sys.stderr)
+    notes_path = Path(args.notes) if args.notes else None
+    notes = notes_path.read_text() if notes_path is not None and notes_path.is_file() else ""
+    try:
+        text = _markdown(results, baseline, notes)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        parser.error(f"{'--out ' + args.out if args.render_only else 'results'}: cannot render it "
+                     f"({type(exc).__name__}: {exc}); not a complete results file of "
+                     "benchmarks/run.py?")
+    ok = _write_or_fall_back(args.markdown, text, "Markdown report")
+    if ok:
+        print(f"wrote {args.markdown}" + ("" if args.render_only else f" and {args.out}"))
+    print("\n".join(_targets(results["configs"])[1:]))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

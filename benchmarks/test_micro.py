@@ -29,7 +29,24 @@ def test_clone(benchmark: Any, midgame: tcgcore.Match[Any]) -> None:
 
 
 def test_encode_msgpack(benchmark: Any, midgame: tcgcore.Match[Any]) -> None:
+    """The state codec alone (``spec.codecs.mp_enc``; what ``clone`` round-trips)."""
     benchmark(midgame.state_bytes)
+
+
+def test_decode_msgpack(benchmark: Any, midgame: tcgcore.Match[Any]) -> None:
+    """The state codec alone (``spec.codecs.mp_dec``)."""
+    data = midgame.state_bytes()
+    benchmark(midgame.spec.codecs.mp_dec.decode, data)
+
+
+def test_save_to_bytes(benchmark: Any, midgame: tcgcore.Match[Any]) -> None:
+    """The public save: the envelope (header, decisions) around the state."""
+    benchmark(midgame.to_bytes)
+
+
+def test_load_from_bytes(benchmark: Any, midgame: tcgcore.Match[Any]) -> None:
+    """The public load: header and version checks, decoding, state validation."""
+    benchmark(tcgcore.Match.from_bytes, midgame.to_bytes())
 
 
 def test_view(benchmark: Any, midgame: tcgcore.Match[Any]) -> None:

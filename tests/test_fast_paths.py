@@ -250,6 +250,37 @@ def test_move_builds_the_event_emit_would(registry: tcgcore.Registry) -> None:
     assert msgspec.structs.replace(twin, seq=ev2.seq) == ev2
 
 
+@pytest.mark.parametrize("reveal", [False, True])
+def test_move_sees_what_the_masks_before_and_after_say(registry: tcgcore.Registry,
+                                                      reveal: bool) -> None:
+    """move's inline visibility equals the union of seen_mask before and after the move
+    (everybody when revealed or when the union covers every seat), for every pair of
+    zone visibilities, owners and facings."""
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    eng = m.engine
+    n = m.state.num_players
+    kinds = [("hidden", None), ("public", None), ("owner", 0), ("owner", 1), ("owner", None)]
+    for i, (vis, owner) in enumerate(kinds):
+        eng.add_zone(f"z{i}", f"k{i}", visibility=vis, owner=owner)  # type: ignore[arg-type]
+    card = eng.add_card("spark3", 1, "z0").id
+    for src in range(len(kinds)):
+        for dst in range(len(kinds)):
+            for down_before in (False, True):
+                for down_after in (None, False, True):
+                    eng.move(card, f"z{src}", face_down=down_before)
+                    before = eng.seen_mask(m.state.cards[card])
+                    ev = eng.move(card, f"z{dst}", face_down=down_after, reveal=reveal)
+                    after = eng.seen_mask(m.state.cards[card])
+                    if reveal or ALL_PLAYERS in (before, after):
+                        want = ALL_PLAYERS
+                    else:
+                        want = before | after
+                        if want & ((1 << n) - 1) == (1 << n) - 1:
+                            want = ALL_PLAYERS
+                    assert ev.seen_by == want, (kinds[src], kinds[dst], down_before,
+                                                down_after)
+
+
 def test_add_card_fast_path_and_its_errors(registry: tcgcore.Registry) -> None:
     eng = tcgcore.new_match("sparks", seed=3, registry=registry).engine
     n = len(eng.state.cards)

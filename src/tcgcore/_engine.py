@@ -579,13 +579,20 @@ class Engine(Generic[S]):
             EngineError: if the zone does not exist, is full, or the slot is taken.
         """
         state = self.state
-        zone = self.zone(zone_id)
+        zone = state.zones.get(zone_id)
+        if zone is None:
+            zone = self.zone(zone_id)  # raises the right error
+        cards = state.cards
+        card_id = len(cards)
         card = CardInstance(
-            id=len(state.cards), code=code, owner=owner, controller=owner, zone=zone_id,
+            id=card_id, code=code, owner=owner, controller=owner, zone=zone_id,
             face_down=face_down,
         )
-        self._insert(zone, card.id, None, slot)
-        state.cards.append(card)
+        if slot is None and not zone.slotted and zone.capacity is None:
+            zone.cards.append(card_id)  # the common case of _insert: the end of an open zone
+        else:
+            self._insert(zone, card_id, None, slot)
+        cards.append(card)
         return card
 
     def can_see(self, player: int | None, card: CardInstance) -> bool:
@@ -654,8 +661,16 @@ class Engine(Generic[S]):
             card = self.card(card_id)  # raises the right error
             dst = self.zone(to_zone)
         src = zones[card.zone]
-        n = state.num_players
-        before = _mask(n, card, src)
+        # before = _mask(n, card, src), inline (every move reads it twice)
+        vis = src.visibility
+        if vis == "hidden":
+            before = 0
+        elif card.face_down:
+            before = 1 << card.controller
+        elif vis == "public":
+            before = ALL_PLAYERS
+        else:
+            before = 0 if src.owner is None else 1 << src.owner
         # remove first so a move inside one zone works
         src_cards = src.cards
         pos = src_cards.index(card_id)
@@ -685,18 +700,31 @@ class Engine(Generic[S]):
                 card.counters = {}
             card.attached_to = None
         card.zone = to_zone
-        after = _mask(n, card, dst)
-        # _union(n, before, after, reveal), inline
-        if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
+        # _union(n, before, _mask(n, card, dst), reveal), inline
+        if reveal or before == ALL_PLAYERS:
             seen = ALL_PLAYERS
         else:
-            seen = before | after
-            full = (1 << n) - 1
-            if seen & full == full:
+            vis = dst.visibility
+            if vis == "hidden":
+                after = 0
+            elif card.face_down:
+                after = 1 << card.controller
+            elif vis == "public":
+                after = ALL_PLAYERS
+            else:
+                after = 0 if dst.owner is None else 1 << dst.owner
+            if after == ALL_PLAYERS:
                 seen = ALL_PLAYERS
-        # what emit(kind, player=…, card=…, code=…, src=…, dst=…, data=…, seen_by=…) builds
-        return self._record(Event(
-            seq=state.event_count,
+            else:
+                seen = before | after
+                full = (1 << state.num_players) - 1
+                if seen & full == full:
+                    seen = ALL_PLAYERS
+        # what emit(kind, player=…, card=…, code=…, src=…, dst=…, data=…, seen_by=…) builds;
+        # then what _record does with it, inline
+        seq = state.event_count
+        event = Event(
+            seq=seq,
             kind=kind,
             player=card.controller,
             card=card_id,
@@ -705,7 +733,16 @@ class Engine(Generic[S]):
             dst=to_zone,
             data=data if data is not None else {},
             seen_by=seen,
-        ))
+        )
+        state.event_count = seq + 1
+        self._sink.append(event)
+        spec = self.spec
+        collect = spec.collect_triggers
+        if collect is not None:
+            kinds = spec.trigger_kinds
+            if kinds is None or kind in kinds:
+                self._collect(collect, event)
+        return event
 
     def flip(self, card_id: int, *, face_down: bool, kind: str | None = None) -> Event:
         """Turn a card face up or face down where it is, and emit an event.

@@ -18,7 +18,7 @@ import pytest
 import tcgcore_arkham_card.rules as rules  # first: the rule modules import it
 from tcgcore_arkham_card import actions, card_choices, enemies, midnight_masks, skill_tests
 from tcgcore_arkham_card.cards import Ability, CardDef
-from tcgcore_arkham_card.state import ArkhamState
+from tcgcore_arkham_card.state import ArkhamState, Effects
 
 import tcgcore
 
@@ -321,6 +321,30 @@ def _check_state(state: ArkhamState) -> int:
     return checks
 
 
+def _ref_plays(state: ArkhamState, seat: int) -> list[tuple[str, str, int]]:
+    """The ``play:`` and ``fastplay:`` options of :func:`actions.turn_options` as they
+    read before the hand loop inlined :func:`actions._playable_now` (one call per card)."""
+    inv = state.inv[seat]
+    hand = list(state.zones[f"hand.{seat}"].cards)
+    top = actions.amulet_event(state, seat)
+    if top >= 0:
+        hand.append(top)
+    if not hand or rules._threat_keyword(state, seat, "no_play"):
+        return []
+    plays: list[tuple[str, str, int]] = []
+    fast: list[tuple[str, str, int]] = []
+    for cid in hand:
+        d = rules.printed(state, cid)
+        if d.type_code not in ("asset", "event") or d.play_when:
+            continue
+        if d.fast:
+            if actions._playable_now(state, seat, cid, d):
+                fast.append((f"fastplay:{cid}", f"Play {d.name} (fast)", cid))
+        elif inv.actions > 0 and actions._playable_now(state, seat, cid, d):
+            plays.append((f"play:{cid}", f"Play {d.name}", cid))
+    return plays + fast
+
+
 @pytest.mark.parametrize(("scenario", "players", "seeds"), [
     ("01104", 1, range(6)), ("01104", 4, range(2)), ("01120", 2, range(2)),
     ("01142", 1, range(3)), ("01142", 3, range(1)),
@@ -335,10 +359,23 @@ def test_fast_paths_equal_card_by_card_lookups(scenario: str, players: int,
         while (choice := m.pending) is not None and decisions < 4000:
             state = m.engine.state
             checks += _check_state(state)
+            # the collector's inline "phase" check answers what card_triggers answers
+            phase = tcgcore.Event(seq=state.event_count, kind="phase",
+                                  data={"phase": state.phase})
+            assert rules.collect(m.engine, phase) == \
+                card_choices.card_triggers(m.engine, phase)
+            # _agenda_forced skips cards without forced abilities by code
+            for when in ("round_end", "enemy_phase_end", "mythos", "investigation_end"):
+                assert rules._agenda_forced(state, when) == [
+                    Effects(seat=state.lead, effects=fx, source=cid)
+                    for cid in (rules.current_agenda(state), rules.current_act(state))
+                    if cid >= 0 and (fx := rules.dof(state, cid).forced.get(when))]
             if choice.kind == "action":
                 seat = choice.player
-                assert [(o.key, o.label, o.card) for o in choice.options] == \
-                    [(o.key, o.label, o.card) for o in actions.turn_options(state, seat)]
+                got = [(o.key, o.label, o.card) for o in actions.turn_options(state, seat)]
+                assert [(o.key, o.label, o.card) for o in choice.options] == got
+                assert [o for o in got if o[0].startswith(("play:", "fastplay:"))] == \
+                    _ref_plays(state, seat)
             m.choose(choice.player, agents[choice.player].decide(m, choice))
             decisions += 1
     assert decisions > 30 and checks > 1000
@@ -351,7 +388,13 @@ def test_hand_info_table_matches_the_definitions() -> None:
             assert info is None
         else:
             assert info == (max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0),
-                            f"Play {d.name}", f"Play {d.name} (fast)")
+                            f"Play {d.name}", f"Play {d.name} (fast)", max(0, d.cost or 0))
+
+
+def test_weakness_codes_are_the_pool_weaknesses() -> None:
+    assert rules._WEAKNESS_CODES == {c for c, d in rules._POOL.items() if d.is_weakness()}
+    for d in rules._POOL.values():  # a blank text box keeps the subtype
+        assert rules._blank(d).is_weakness() == d.is_weakness()
 
 
 def test_traits_parse_once_and_match_the_text() -> None:

@@ -20,6 +20,7 @@ from .rules import (
     FORCED_CODES,
     GAIN_ONE,
     SLOT_LIMITS,
+    Z_AT,
     Z_DISCARD,
     Z_HAND,
     Z_PLAY,
@@ -41,7 +42,6 @@ from .rules import (
     card_cost,
     cdef,
     cost_of,
-    current_act,
     discard_card,
     dof,
     draw_cards,
@@ -231,14 +231,22 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
     opts: list[Option] = []
     loc = inv.location
     has_action = inv.actions > 0
+    zones = state.zones
+    threat = zones[Z_THREAT[seat]].cards  # usually empty: the checks below look first
     if has_action:
         opts += _BASIC_ACTIONS
-        if can_investigate(state, loc):  # A985.3
-            opts.append(Option(key="investigate", label="Investigate", card=loc))
+        at = zones[Z_AT[loc]].cards if loc >= 0 else None
+        if loc >= 0 and not (at and any_has_kw(state, at, "no_investigate")):
+            # can_investigate (A985.3), inline
+            opt = _INVESTIGATE_OPTS.get(loc)
+            if opt is None:
+                opt = _INVESTIGATE_OPTS[loc] = Option(key="investigate", label="Investigate",
+                                                      card=loc)
+            opts.append(opt)
         if loc >= 0:
             # a move, fight or evade costs 2 actions while Frozen in Fear applies
             # (_action_cost); with fewer than 2 left they are not offered
-            ok = inv.actions >= 2 or _action_cost(state, seat, "move") == 1
+            ok = inv.actions >= 2 or not threat or _action_cost(state, seat, "move") == 1
             cards = state.cards
             extra = state.extra_defs
             if ok:
@@ -247,8 +255,13 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                     nd = (extra.get(code) if extra else None) or _POOL[code]  # printed
                     if nd.cannot_enter_unrevealed and not is_revealed(state, nxt):
                         continue  # A605.6 (can_enter)
-                    opts.append(Option(key=f"move:{nxt}", label=f"Move to {nd.name}",
-                                       card=nxt))
+                    ck = ("move", nxt, code)
+                    opt = None if extra else _OPTS.get(ck)
+                    if opt is None:
+                        opt = Option(key=f"move:{nxt}", label=f"Move to {nd.name}", card=nxt)
+                        if not extra:
+                            _remember(ck, opt)
+                    opts.append(opt)
             here = enemies_at(state, loc)
             if here:
                 engage_opts: list[Option] = []
@@ -256,22 +269,21 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                     d = dof(state, eid)
                     engaged_to = engaged_seat(state, eid)
                     if ok and not (engaged_to < 0 and "aloof" in d.keywords):
-                        opts.append(Option(key=f"fight:{eid}", label=f"Fight {d.name}",
-                                           card=eid))
+                        opts.append(_card_option(state, "fight", eid, f"Fight {d.name}"))
                     if engaged_to != seat and "massive" not in d.keywords:
-                        engage_opts.append(Option(key=f"engage:{eid}",
-                                                  label=f"Engage {d.name}", card=eid))
+                        engage_opts.append(_card_option(state, "engage", eid,
+                                                        f"Engage {d.name}"))
                 opts += engage_opts
                 if ok:
                     for eid in _evade_targets(state, seat):
-                        opts.append(Option(key=f"evade:{eid}",
-                                           label=f"Evade {name_of(state, eid)}", card=eid))
+                        opts.append(_card_option(state, "evade", eid,
+                                                 f"Evade {name_of(state, eid)}"))
     fast_plays: list[Option] = []
-    hand = state.zones[Z_HAND[seat]].cards
-    top = amulet_event(state, seat)
+    hand = zones[Z_HAND[seat]].cards
+    top = amulet_event(state, seat) if zones[Z_DISCARD[seat]].cards else -1
     if top >= 0:  # Wendy's Amulet: the topmost event of the discard pile, as if in hand
         hand = [*hand, top]
-    if hand and not _threat_keyword(state, seat, "no_play"):
+    if hand and not (threat and _threat_keyword(state, seat, "no_play")):
         cards = state.cards
         extra = state.extra_defs
         resources = inv.resources
@@ -285,46 +297,119 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                 info = _HAND_INFO[code]
             if info is None or resources < info[0]:
                 continue  # cheap rejections first; _playable_now does the rest
-            if d.fast:
-                if _playable_now(state, seat, cid, d):
-                    fast_plays.append(Option(key=f"fastplay:{cid}", label=info[2], card=cid))
-            elif has_action and _playable_now(state, seat, cid, d):
-                opts.append(Option(key=f"play:{cid}", label=info[1], card=cid))
+            fast = d.fast
+            if not fast and not has_action:
+                continue
+            if extra:
+                if not _playable_now(state, seat, cid, d):
+                    continue
+            # _playable_now(state, seat, cid, d), inline for pool cards: On the Lam, the
+            # cost (at most the printed one, as no pool location raises a cost; less only
+            # for an asset, Easttown), unique titles, an event's potential to change the
+            # game state
+            elif "after_action" in d.keywords and not inv.limits.get("acted:turn"):
+                continue  # On the Lam (A975.13): only after you have taken an action
+            elif resources < info[3] and (d.type_code != "asset" or
+                                          resources < cost_of(state, cid, d)):
+                continue  # A202
+            elif d.type_code == "asset":
+                if d.is_unique and _unique_blocked(state, d):
+                    continue  # A108.1
+            elif d.type_code == "event" and not _event_useful(state, seat, d):
+                continue  # A904.2
+            if fast:
+                fast_plays.append(_card_option(state, "fastplay", cid, info[2]))
+            else:
+                opts.append(_card_option(state, "play", cid, info[1]))
     fast_abilities: list[Option] = []
+    extra = state.extra_defs
+    cards = state.cards
     for cid, idx, ab in _activatables(state, seat, "turn"):
+        # the option of a pool card's ability follows from (card, code, index): shared
         if ab.kind == "action":
             if ab.extra_actions and inv.actions < 1 + ab.extra_actions:
                 continue
             if has_action or _special_action_for(state, seat, cid) >= 0:
-                opts.append(Option(key=f"activate:{cid}:{idx}",
-                                   label=f"{name_of(state, cid)}: {_ability_word(ab)}",
-                                   card=cid))
+                ak = ("activate", cid, cards[cid].code, idx)
+                opt = None if extra else _OPTS.get(ak)
+                if opt is None:
+                    opt = Option(key=f"activate:{cid}:{idx}",
+                                 label=f"{name_of(state, cid)}: {_ability_word(ab)}",
+                                 card=cid)
+                    if not extra:
+                        _remember(ak, opt)
+                opts.append(opt)
         elif ab.kind == "fast":  # not one that boosts a test ("turn" leaves those out)
-            fast_abilities.append(Option(key=f"fast:{cid}:{idx}",
-                                         label=f"{name_of(state, cid)} (fast)", card=cid))
+            ak = ("fast", cid, cards[cid].code, idx)
+            opt = None if extra else _OPTS.get(ak)
+            if opt is None:
+                opt = Option(key=f"fast:{cid}:{idx}", label=f"{name_of(state, cid)} (fast)",
+                             card=cid)
+                if not extra:
+                    _remember(ak, opt)
+            fast_abilities.append(opt)
     opts += fast_plays
     opts += fast_abilities
     if loc >= 0 and state.num_players > 1:
         opts += _lend_options(state, seat, loc)
-    act = current_act(state)
-    if act >= 0 and not printed(state, act).objective:  # kept by a blank text box
-        need = act_threshold(state)
-        if need > 0 and sum(i.clues for i in state.inv if not i.status) >= need:
-            opts.append(Option(key="advance_act", label="Spend clues to advance the act",
-                               card=act))
+    acts = zones["acts"].cards
+    if acts:
+        act = acts[0]
+        ad = printed(state, act)  # kept by a blank text box
+        if not ad.objective and ad.clues is not None:
+            # act_threshold, inline
+            need = ad.clues if ad.clues_fixed else ad.clues * state.num_players
+            if need > 0:
+                clues = 0
+                for i in state.inv:
+                    if not i.status:
+                        clues += i.clues
+                if clues >= need:
+                    opts.append(Option(key="advance_act",
+                                       label="Spend clues to advance the act", card=act))
     opts.append(_END_TURN)
     return opts
 
 
-def _hand_info(d: CardDef) -> tuple[int, str, str] | None:
+#: Turn options by ``(key head, card id, card code)`` (and ``(key head, card, code, ability
+#: index)``): an option's key, label and card follow from those alone for pool cards, and
+#: options are frozen, so turns share them (scenario-supplied definitions: built afresh).
+_OPTS: dict[tuple[str, int, str] | tuple[str, int, str, int], Option] = {}
+#: The ``investigate`` option by location id.
+_INVESTIGATE_OPTS: dict[int, Option] = {}
+
+
+def _remember(ck: tuple[str, int, str] | tuple[str, int, str, int], opt: Option) -> None:
+    """Keep ``opt`` in :data:`_OPTS` (emptied first past 50,000 entries)."""
+    if len(_OPTS) >= 50_000:
+        _OPTS.clear()
+    _OPTS[ck] = opt
+
+
+def _card_option(state: ArkhamState, head: str, cid: int, label: str) -> Option:
+    """``Option(key=f"{head}:{cid}", label=label, card=cid)``, shared between turns for a
+    pool card (``label`` must follow from ``head`` and the card's code)."""
+    if state.extra_defs:
+        return Option(key=f"{head}:{cid}", label=label, card=cid)
+    ck = (head, cid, state.cards[cid].code)
+    opt = _OPTS.get(ck)
+    if opt is None or opt.label != label:
+        opt = Option(key=f"{head}:{cid}", label=label, card=cid)
+        _remember(ck, opt)
+    return opt
+
+
+def _hand_info(d: CardDef) -> tuple[int, str, str, int] | None:
     """What :func:`turn_options` needs of a hand card's printed definition: ``None`` when
     it is never played as a turn option (not an asset or event, or played only at a
-    ``play_when`` timing); else the least it can cost (an Ally 2 less, Easttown) and
-    its two labels, ``Play <name>`` and ``Play <name> (fast)``."""
+    ``play_when`` timing); else the least it can cost (an Ally 2 less, Easttown), its
+    two labels, ``Play <name>`` and ``Play <name> (fast)``, and its printed cost (the
+    most it costs, A202)."""
     if d.type_code not in ("asset", "event") or d.play_when:
         return None
-    least = max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0)
-    return least, f"Play {d.name}", f"Play {d.name} (fast)"
+    printed_cost = max(0, d.cost or 0)
+    least = printed_cost - (2 if "Ally" in d.traits else 0)
+    return least, f"Play {d.name}", f"Play {d.name} (fast)", printed_cost
 
 
 #: :func:`_hand_info` of every pool card, by code (the pool never changes).
@@ -342,7 +427,7 @@ _END_TURN = Option(key="end_turn", label="End turn")
 def _turn_action(eng: Eng, step: TurnAction) -> None:
     state = eng.state
     seat = step.seat
-    if not playing(state, seat) or state.inv[seat].acted:
+    if state.inv[seat].status or state.inv[seat].acted:
         eng.push(NextTurn())
         return
     opts = turn_options(state, seat)
@@ -364,7 +449,7 @@ def _lend_options(state: ArkhamState, seat: int, loc: int) -> list[Option]:
     cards = state.cards
     lenders = None if state.extra_defs else _LEND_CODES  # others have no such ability
     for s in player_order(state):
-        if s == seat or not playing(state, s) or state.inv[s].location != loc:
+        if s == seat or state.inv[s].status or state.inv[s].location != loc:
             continue
         for cid in state.zones[Z_PLAY[s]].cards:
             if lenders is not None and cards[cid].code not in lenders:
@@ -386,9 +471,13 @@ _LEND_CODES = frozenset(code for code, d in _POOL.items() if any(
     ab.kind == "fast" and any(e.target == "active" for e in ab.effects) for ab in d.abilities))
 
 
+#: A416.1/A416.3: the actions that do not provoke attacks of opportunity.
+_NOT_PROVOKING = ("fight", "evade", "parley", "resign")
+
+
 def _provokes(kind: str) -> bool:
     """A416.1/A416.3: every action but fight, evade, parley and resign provokes."""
-    return kind not in ("fight", "evade", "parley", "resign")
+    return kind not in _NOT_PROVOKING
 
 
 def _special_action_for(state: ArkhamState, seat: int, cid: int) -> int:
@@ -413,13 +502,15 @@ def _spend_action(eng: Eng, seat: int, kind: str, card: int = -1,
             if provoke and _provokes(kind) and engaged_enemies(state, seat):
                 eng.push(AttacksOfOpportunity(seat=seat))
             return
-    cost = _action_cost(state, seat, kind)
-    state.inv[seat].limits["acted:turn"] = 1  # On the Lam: "after you take an action"
+    inv = state.inv[seat]
+    # _action_cost: 2 only with a "frozen" card in the threat area (usually empty)
+    cost = _action_cost(state, seat, kind) if state.zones[Z_THREAT[seat]].cards else 1
+    inv.limits["acted:turn"] = 1  # On the Lam: "after you take an action"
     if cost > 1:
-        state.inv[seat].limits["frozen:round"] = 1
-    state.inv[seat].actions = max(0, state.inv[seat].actions - cost)
+        inv.limits["frozen:round"] = 1
+    inv.actions = max(0, inv.actions - cost)
     eng.emit("action_taken", player=seat, data={"action": kind})
-    if provoke and _provokes(kind) and engaged_enemies(state, seat):
+    if provoke and kind not in _NOT_PROVOKING and engaged_enemies(state, seat):
         eng.push(AttacksOfOpportunity(seat=seat))  # A416.2: after costs, before effect
 
 
@@ -558,7 +649,7 @@ def _aoo(eng: Eng, step: AttacksOfOpportunity) -> None:
     without exhausting; massive enemies attack only the provoker (A611.5)."""
     state = eng.state
     seat = step.seat
-    if not playing(state, seat):
+    if state.inv[seat].status:
         return
     pending = step.pending if step.started else [
         e for e in engaged_enemies(state, seat) if not state.cards[e].exhausted]
@@ -591,7 +682,7 @@ def _do_draw(eng: Eng, step: DoDraw) -> None:
 @spec.handles(DoMove)
 def _do_move(eng: Eng, step: DoMove) -> None:
     state = eng.state
-    if not playing(state, step.seat):
+    if state.inv[step.seat].status:
         return
     src = state.inv[step.seat].location
     leave = dof(state, src).forced.get("before_leave") if src >= 0 else None
@@ -613,7 +704,7 @@ def _do_move(eng: Eng, step: DoMove) -> None:
 @spec.handles(DoEngage)
 def _do_engage(eng: Eng, step: DoEngage) -> None:
     state = eng.state
-    if not playing(state, step.seat):
+    if state.inv[step.seat].status:
         return
     if location_of(state, step.enemy) == state.inv[step.seat].location:
         _engage(eng, step.enemy, step.seat)  # A411.1
@@ -688,7 +779,7 @@ def _do_play(eng: Eng, step: DoPlay) -> None:
     """A408/A202/A206: pay the cost and play an asset or event."""
     state = eng.state
     seat, cid = step.seat, step.card
-    if not playing(state, seat) or (state.cards[cid].zone != Z_HAND[seat] and
+    if state.inv[seat].status or (state.cards[cid].zone != Z_HAND[seat] and
                                     cid != amulet_event(state, seat)):
         return
     d = dof(state, cid)
@@ -780,7 +871,7 @@ def _do_activate(eng: Eng, step: DoActivate) -> None:
     """A407: pay an ability's costs and resolve it."""
     state = eng.state
     seat, cid = step.seat, step.card
-    if not playing(state, seat):
+    if state.inv[seat].status:
         return
     d = dof(state, cid)
     ab = d.abilities[step.index]

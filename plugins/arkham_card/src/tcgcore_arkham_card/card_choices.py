@@ -42,7 +42,6 @@ from .rules import (
     name_of,
     playable_hand,
     player_order,
-    playing,
     reaction_codes,
     run_effects,
     seats_at,
@@ -100,7 +99,7 @@ def chooseable_seats(state: ArkhamState, seat: int, e: Effect) -> list[int]:
     Aid's ``damaged``, with horror for ``horrified``, with cards in their deck when the
     effect searches the chosen investigator's deck (Old Book of Lore)."""
     loc = state.inv[seat].location
-    seats = list(dict.fromkeys(s for s in [seat, *player_order(state)] if playing(state, s)
+    seats = list(dict.fromkeys(s for s in [seat, *player_order(state)] if not state.inv[s].status
                                and state.inv[s].location == loc))
     if e.target == "damaged":  # First Aid: only someone it can heal
         seats = [s for s in seats if state.inv[s].damage > 0]
@@ -132,7 +131,7 @@ def uses_targets_here(state: ArkhamState, seat: int, trait: str) -> list[int]:
     """Assets with uses and ``trait`` controlled by investigators at the seat's location
     (the seat's own first): what Extra Ammunition may add uses to (A904.2)."""
     loc = state.inv[seat].location
-    here = [seat, *(s for s in player_order(state) if s != seat and playing(state, s)
+    here = [seat, *(s for s in player_order(state) if s != seat and not state.inv[s].status
                     and state.inv[s].location == loc)]
     return [c for s in here for c in state.zones[Z_PLAY[s]].cards
             if dof(state, c).uses is not None and trait in _traits(dof(state, c))]
@@ -220,7 +219,7 @@ def choice_effect(eng: Eng, seat: int, e: Effect, source: int) -> bool:
         return True
     if op == "scry":
         decks = [f"deck:{s}" for s in player_order(state)
-                 if playing(state, s) and state.zones[Z_DECK[s]].cards]
+                 if not state.inv[s].status and state.zones[Z_DECK[s]].cards]
         if state.zones["encounter"].cards:
             decks.append("deck:encounter")
         if not decks:
@@ -542,7 +541,7 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
     codes = None if state.extra_defs else reaction_codes(trigger)
     cards = state.cards
     for s in seats:
-        if not playing(state, s):
+        if state.inv[s].status:
             continue
         if codes is not None and not any(cards[c].code in codes
                                          for c in state.zones[Z_PLAY[s]].cards):
@@ -630,7 +629,7 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
             # play: Close Call would have nothing to shuffle back (A904.2)
             return out
         for s in seats_at(state, loc):
-            if playing(state, s) and not _threat_keyword(state, s, "no_play") and \
+            if not state.inv[s].status and not _threat_keyword(state, s, "no_play") and \
                     (state.peril < 0 or s == state.peril):
                 out += _hand_plays(state, s, "after_evade", f":{eid}")
     elif kind == "phase":
@@ -641,7 +640,7 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
             return out
         for s in player_order(state):
             plays = _hand_plays(state, s, "phase_begins", "")  # usually none: look first
-            if plays and playing(state, s) and not _threat_keyword(state, s, "no_play") and \
+            if plays and not state.inv[s].status and not _threat_keyword(state, s, "no_play") and \
                     non_elite_here(eng, s):
                 out += plays
     return out

@@ -98,16 +98,24 @@ def _effects(eng: Eng, step: Effects) -> None:
 def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
     state = eng.state
     op = e.op
-    if e.target.startswith("seat:"):  # an investigator chosen by the card (A975.11)
-        seat = int(e.target[5:])
-    elif e.target == "active" and state.turn_seat >= 0:  # Police Badge (A978.4)
-        seat = state.turn_seat
-    targets = [seat]
-    if e.target == "each":
-        targets = player_order(state)
-    elif e.target == "lead":
-        targets = [state.lead]
-    if op == "enemies_forced":  # every mythos phase, so first (A982.3)
+    target = e.target
+    if not target:  # the usual case: the effect's own seat
+        targets = [seat]
+    else:
+        if target.startswith("seat:"):  # an investigator chosen by the card (A975.11)
+            seat = int(target[5:])
+        elif target == "active" and state.turn_seat >= 0:  # Police Badge (A978.4)
+            seat = state.turn_seat
+        targets = [seat]
+        if target == "each":
+            targets = player_order(state)
+        elif target == "lead":
+            targets = [state.lead]
+    if op == "gain_resources":  # the most frequent (every upkeep and resource action)
+        for s in targets:
+            state.inv[s].resources += e.amount
+            eng.emit("resource_gained", player=s, amount=e.amount)
+    elif op == "enemies_forced":  # every mythos phase (A982.3)
         _midnight.enemies_forced(eng, e.code)
     elif op in ("damage", "horror", "direct_damage", "direct_horror"):
         for s in reversed(targets):
@@ -128,10 +136,6 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
                 eng.push(AdvanceAgenda())  # A802.2
     elif op == "doom_self" and source >= 0:
         add_doom(eng, source, e.amount)
-    elif op == "gain_resources":
-        for s in targets:
-            state.inv[s].resources += e.amount
-            eng.emit("resource_gained", player=s, amount=e.amount)
     elif op == "lose_resources":
         for s in targets:
             state.inv[s].resources = max(0, state.inv[s].resources - e.amount)

@@ -46,7 +46,6 @@ from .rules import (
     location_of,
     name_of,
     player_order,
-    playing,
     prey_filter,
     printed,
     seats_at,
@@ -99,25 +98,34 @@ def _soakers(state: ArkhamState, seat: int, kind: str, pending: dict[str, int]) 
     return out
 
 
+#: The "Investigator" answer of every assignment (options are frozen: shared).
+_INV_OPTION = Option(key="inv", label="Investigator")
+
+
 @spec.handles(Harm)
 def _harm(eng: Eng, step: Harm) -> None:
     """A701: assign damage and horror point by point, then place all at once."""
     state = eng.state
     seat = step.seat
-    if not playing(state, seat):
+    if state.inv[seat].status:
         return
     assigned = step.assigned
     for kind in ("damage", "horror"):
-        total = getattr(step, kind)
-        done = sum(v for k, v in assigned.items() if k.startswith(kind + ":"))
-        left = total - done
-        if left <= 0:
-            continue
+        total = step.damage if kind == "damage" else step.horror
+        if total <= 0:
+            continue  # nothing to assign (what is assigned only counts up from 0)
+        if assigned:
+            prefix = kind + ":"
+            left = total - sum(v for k, v in assigned.items() if k.startswith(prefix))
+            if left <= 0:
+                continue
+        else:
+            left = total
         soak = _soakers(state, seat, kind, assigned)
         if not soak:
             assigned[f"{kind}:inv"] = assigned.get(f"{kind}:inv", 0) + left
             continue
-        opts = [Option(key="inv", label="Investigator")]
+        opts = [_INV_OPTION]
         opts += [Option(key=f"asset:{c}", label=name_of(state, c), card=c) for c in soak]
         eng.ask(seat, f"assign_{kind}", f"Assign 1 {kind} ({left} left)", opts,
                 resume=HarmAnswer(harm=step, kind=kind))
@@ -185,7 +193,7 @@ def _check_defeat(eng: Eng, step: CheckDefeat) -> None:
     """A703/A704: defeat by damage (physical) or horror (mental); both: choose."""
     state = eng.state
     seat = step.seat
-    if not playing(state, seat):
+    if state.inv[seat].status:
         return
     inv = state.inv[seat]
     by_dmg = inv.damage >= inv_health(state, seat)
@@ -314,7 +322,7 @@ def _enemy_attack(eng: Eng, step: EnemyAttack) -> None:
     """A417.4: an attack deals the enemy's damage and horror at once."""
     state = eng.state
     eid, seat = step.enemy, step.seat
-    if not playing(state, seat) or not state.cards[eid].zone.startswith(("at.", "threat.")):
+    if state.inv[seat].status or not state.cards[eid].zone.startswith(("at.", "threat.")):
         return
     d = dof(state, eid)
     if not can_attack(state, seat, eid):
@@ -549,7 +557,7 @@ def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
     """3.3 (A417.2): per investigator in player order, each ready engaged enemy attacks in
     the investigator's chosen order, then exhausts (A417.5)."""
     state = eng.state
-    seats = [s for s in step.seats if playing(state, s)]
+    seats = [s for s in step.seats if not state.inv[s].status]
     if not seats:
         return
     seat = seats[0]

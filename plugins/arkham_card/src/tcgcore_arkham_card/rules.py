@@ -248,6 +248,8 @@ def player_order(state: ArkhamState) -> list[int]:
     """Seats still playing, from the lead in seating order (A104.1, A705.9)."""
     invs = state.inv
     lead = state.lead
+    if state.num_players == 1:  # solo
+        return [] if invs[0].status else [0]
     if not lead:
         return [s for s in range(state.num_players) if not invs[s].status]
     return [s for s in (*range(lead, state.num_players), *range(lead))
@@ -300,7 +302,8 @@ def enemies_at(state: ArkhamState, loc: int) -> list[int]:
         return out
     cards = state.cards
     enemy = ENEMY_CODES
-    out = [c for c in zones[Z_AT[loc]].cards if cards[c].code in enemy]
+    here = zones[Z_AT[loc]].cards
+    out = [c for c in here if cards[c].code in enemy] if here else []
     for s in seats_at(state, loc):
         threat = zones[Z_THREAT[s]].cards
         if threat:
@@ -321,8 +324,9 @@ def engaged_enemies(state: ArkhamState, seat: int) -> list[int]:
         massive: frozenset[str] | None = None
     else:
         enemy = ENEMY_CODES
-        out = [c for c in state.zones[Z_THREAT[seat]].cards if cards[c].code in enemy]
-        massive = keyword_codes("massive")  # other enemies never are
+        threat = state.zones[Z_THREAT[seat]].cards
+        out = [c for c in threat if cards[c].code in enemy] if threat else []
+        massive = _KW_CODES.get("massive") or keyword_codes("massive")  # others never are
     loc = state.inv[seat].location
     if loc >= 0:
         for c in state.zones[Z_AT[loc]].cards:
@@ -569,6 +573,10 @@ def prey_filter(state: ArkhamState, eid: int, seats: list[int]) -> list[int]:
     return [s for s in seats if scores[s] == best]
 
 
+#: Codes of the pool's weaknesses (the printed subtype, which a blank text box keeps).
+_WEAKNESS_CODES = frozenset(code for code, d in _POOL.items() if d.is_weakness())
+
+
 def draw_cards(eng: Eng, seat: int, count: int) -> None:
     """Draw ``count`` cards; an empty deck is reset from the discard pile and the
     investigator takes 1 horror after the whole draw (A907.1, A907.2)."""
@@ -592,7 +600,11 @@ def draw_cards(eng: Eng, seat: int, count: int) -> None:
     if emptied:
         eng.push(Harm(seat=seat, horror=1))
     # weaknesses drawn take effect at once (A208.2); pushed so they resolve after the draw
+    cards = state.cards
+    weak = None if state.extra_defs else _WEAKNESS_CODES  # a blank text box keeps it
     for cid in reversed(drawn):
+        if weak is not None and cards[cid].code not in weak:
+            continue
         d = dof(state, cid)
         if d.is_weakness() and (d.type_code in ("treachery", "enemy") or d.revelation):
             eng.push(ResolveEncounter(seat=seat, card=cid))
@@ -932,7 +944,7 @@ def _mythos(eng: Eng, step: MythosPhase) -> None:
 def _encounter_draws(eng: Eng, step: EncounterDraws) -> None:
     # A402.4: in player order, each resolves completely before the next
     state = eng.state
-    seats = [s for s in step.seats if playing(state, s)]
+    seats = [s for s in step.seats if not state.inv[s].status]
     if not seats:
         return
     eng.push(DrawEncounter(seat=seats[0]), EncounterDraws(seats=seats[1:]))
@@ -951,7 +963,7 @@ def _refill_encounter(eng: Eng) -> None:
 @spec.handles(DrawEncounter)
 def _draw_encounter(eng: Eng, step: DrawEncounter) -> None:
     state = eng.state
-    if not playing(state, step.seat):
+    if state.inv[step.seat].status:
         return
     _refill_encounter(eng)
     deck = state.zones["encounter"].cards
@@ -1038,7 +1050,7 @@ def _spawn(eng: Eng, step: SpawnAt) -> None:
             return
         _spawn_at_location(eng, eid, fits[0])
         return
-    if seat < 0 or not playing(state, seat) or state.inv[seat].location < 0:
+    if seat < 0 or state.inv[seat].status or state.inv[seat].location < 0:
         discard_card(eng, eid)
         return
     loc = state.inv[seat].location
@@ -1253,26 +1265,51 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
     Returns ``(card, ability index, ability)`` in source order."""
     inv = state.inv[seat]
     zones = state.zones
-    sources: list[int] = list(zones[Z_PLAY[seat]].cards)
     loc = inv.location
-    if loc >= 0:
-        sources.append(loc)
-        sources += zones[Z_AT[loc]].cards
-        for s in seats_at(state, loc):
-            sources += zones[Z_THREAT[s]].cards
-    for z in ("acts", "agendas"):
-        top = zones[z].cards
-        if top:
-            sources.append(top[0])
     out: list[tuple[int, int, Ability]] = []
     cards = state.cards
     extra = state.extra_defs
+    tables = None if extra else _KIND_TABLES.get(kind)
+    if tables is not None:
+        # the usual case: most cards have no such ability; gather only those that may,
+        # in the same source order as below
+        sources = [cid for cid in zones[Z_PLAY[seat]].cards if cards[cid].code in tables]
+        if loc >= 0:
+            if cards[loc].code in tables:
+                sources.append(loc)
+            here = zones[Z_AT[loc]].cards
+            if here:
+                sources += [cid for cid in here if cards[cid].code in tables]
+            for s in ((() if inv.status else (seat,)) if len(state.inv) == 1
+                      else seats_at(state, loc)):
+                threat = zones[Z_THREAT[s]].cards
+                if threat:
+                    sources += [cid for cid in threat if cards[cid].code in tables]
+        top = zones["acts"].cards
+        if top and cards[top[0]].code in tables:
+            sources.append(top[0])
+        top = zones["agendas"].cards
+        if top and cards[top[0]].code in tables:
+            sources.append(top[0])
+        if not sources:
+            return out
+    else:
+        sources = list(zones[Z_PLAY[seat]].cards)
+        if loc >= 0:
+            sources.append(loc)
+            sources += zones[Z_AT[loc]].cards
+            for s in seats_at(state, loc):
+                sources += zones[Z_THREAT[s]].cards
+        for z in ("acts", "agendas"):
+            top = zones[z].cards
+            if top:
+                sources.append(top[0])
     # answers that do not depend on the ability: asked at most once per call
     fight: bool | None = None
     evade: bool | None = None
     investigate: bool | None = None
     pool = _POOL
-    by_code = None if extra else _KIND_TABLES.get(kind)
+    by_code = tables
     for cid in sources:
         code = cards[cid].code
         if by_code is not None:  # the usual case: most cards have no such ability
@@ -1414,8 +1451,15 @@ def _enemy_enters(eng: Eng, eid: int, loc: int) -> None:
 def _agenda_forced(state: ArkhamState, when: str) -> list[tcgcore.Step]:
     """Forced abilities of the current agenda and act for a timing point (RR step 3.4, A418.5)."""
     out: list[tcgcore.Step] = []
-    for cid in (current_agenda(state), current_act(state)):
-        if cid >= 0:
+    zones = state.zones
+    cards = state.cards
+    forced = None if state.extra_defs else FORCED_CODES  # cards without any: skipped
+    for z in ("agendas", "acts"):  # the current agenda, then the current act
+        top = zones[z].cards
+        if top:
+            cid = top[0]
+            if forced is not None and cards[cid].code not in forced:
+                continue
             effects = dof(state, cid).forced.get(when)
             if effects:
                 out.append(Effects(seat=state.lead, effects=effects, source=cid))
@@ -1459,7 +1503,7 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
 def _hand_size(eng: Eng, step: HandSize) -> None:
     state = eng.state
     for i, seat in enumerate(step.seats):
-        if not playing(state, seat):
+        if state.inv[seat].status:
             continue
         hand = state.zones[Z_HAND[seat]].cards
         excess = len(hand) - HAND_SIZE
@@ -1582,10 +1626,30 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     """Forced abilities and reactions an event triggers (A902): location "after you
     enter" forced effects, investigator reactions "after you defeat an enemy"."""
     kind = event.kind
-    if kind == "phase":  # the most frequent: only player cards' "after a phase begins"
-        return _card_choices.card_triggers(eng, event)
     state = eng.state
-    found: list[Trigger] = _devourer_rules.collect(eng, event)  # A994.5, A994.7
+    if kind == "phase":  # the most frequent: only player cards' "after a phase begins"
+        if not state.extra_defs:  # _may_play_when for each seat, inline: usually nobody
+            codes = _PLAY_WHEN.get("phase_begins") or _play_when_codes("phase_begins")
+            cards = state.cards
+            zones = state.zones
+            held = False
+            for s in range(state.num_players):
+                pile = zones[Z_DISCARD[s]].cards
+                if pile and cards[pile[-1]].code in codes:
+                    held = True
+                    break
+                for c in zones[Z_HAND[s]].cards:
+                    if cards[c].code in codes:
+                        held = True
+                        break
+                if held:
+                    break
+            if not held:
+                return []
+        return _card_choices.card_triggers(eng, event)
+    # A994.5, A994.7 (the Devourer Below's collector answers only these two kinds)
+    found: list[Trigger] = _devourer_rules.collect(eng, event) if kind in (
+        "enemy_engaged", "enemy_defeated") else []
     if kind == "entered" and event.card is not None and event.player is not None:
         d = dof(state, event.card)
         if "after_enter" in d.forced:
@@ -1616,19 +1680,19 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         # Ward of Protection: "when you draw a treachery that is not a weakness"
         seat = int(str((event.data or {}).get("seat", -1)))
         d = dof(state, event.card)
-        if seat >= 0 and playing(state, seat) and d.type_code == "treachery" and \
+        if seat >= 0 and not state.inv[seat].status and d.type_code == "treachery" and \
                 not d.is_weakness() and not _threat_keyword(state, seat, "no_play"):
             found += _hand_plays(state, seat, "treachery_drawn", f":{event.card}")
     elif kind == "test_failed" and event.player is not None:
         # "Look what I found!": after you fail an investigation by 2 or less
         seat = event.player
         if (event.data or {}).get("kind") == "investigate" and (event.amount or 0) >= -2 and \
-                playing(state, seat) and not _threat_keyword(state, seat, "no_play"):
+                not state.inv[seat].status and not _threat_keyword(state, seat, "no_play"):
             found += _hand_plays(state, seat, "failed_investigate_by2", "")
     elif kind == "harm_placed" and event.player is not None:
         seat = event.player
         data = event.data or {}
-        if playing(state, seat):
+        if not state.inv[seat].status:
             hits = [k for k in ("damage", "horror") if int(data.get(k, 0) or 0) > 0]
             cards = state.cards
             pooled = not state.extra_defs  # then cards without forced abilities are skipped
@@ -1653,7 +1717,7 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     elif kind == "played" and event.player is not None and event.card is not None:
         seat = event.player
         d = dof(state, event.card)
-        if d.type_code == "event" and playing(state, seat):
+        if d.type_code == "event" and not state.inv[seat].status:
             cards = state.cards
             pooled = not state.extra_defs  # then cards without forced abilities are skipped
             for cid in state.zones[Z_PLAY[seat]].cards:
@@ -1667,7 +1731,7 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
                                              label=f"{name_of(state, cid)}: reaction"))
     elif kind == "enemy_defeated" and event.player is not None:
         seat = event.player
-        if playing(state, seat):
+        if not state.inv[seat].status:
             if _may_play_when(state, seat, "after_defeat_enemy") and \
                     not _threat_keyword(state, seat, "no_play"):
                 for cid in playable_hand(state, seat):

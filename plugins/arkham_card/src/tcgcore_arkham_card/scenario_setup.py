@@ -295,16 +295,20 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
             deck_codes = _imported_codes(eng, starter_deck(d.code), s)
         else:
             deck_codes = []
+        pool = card_pool()
+        extra = state.extra_defs
         for c in deck_codes:
-            _check_code(state, c, f"option 'decks' seat {s}")
+            if c not in pool and not (extra and c in extra):  # else _check_code passes
+                _check_code(state, c, f"option 'decks' seat {s}")
         if decks is not None and not imported:
             from .campaign import validate_deck
 
             problems = validate_deck(d.code, deck_codes)
             if problems:
                 raise tcgcore.DeckError(f"{GAME}: option 'decks' seat {s}", problems)
+        deck_zone = f"deck.{s}"
         for c in deck_codes:
-            eng.add_card(c, s, f"deck.{s}")
+            eng.add_card(c, s, deck_zone)
         inv.damage, inv.horror = _trauma_entry(trauma[s], s, d)  # A309.1
         state.inv.append(inv)
     state.lead = lead  # A306.1

@@ -41,7 +41,6 @@ from .rules import (
     name_of,
     pick_token,
     playable_hand,
-    playing,
     printed,
     run_effects,
     seats_at,
@@ -82,7 +81,7 @@ def _start_test(eng: Eng, step: StartTest) -> None:
     if state.test is not None:
         state.deferred_tests.append(test)  # A501.2: tests do not nest
         return
-    if not playing(state, test.seat):
+    if state.inv[test.seat].status:
         return
     if test.kind in ("fight", "evade") and location_of(state, test.target) != \
             state.inv[test.seat].location:
@@ -138,7 +137,7 @@ def _commit(eng: Eng, step: CommitStep) -> None:
         return
     while test.commit_seats:
         seat = test.commit_seats.pop(0)
-        if not playing(state, seat):
+        if state.inv[seat].status:
             continue
         cards = _committable(state, seat, test)
         if not cards:
@@ -387,7 +386,7 @@ def _determine(eng: Eng, step: DetermineResult) -> None:
     test = state.test
     if test is None:
         return
-    _compute(state, test)
+    parts = _compute(state, test)
     if not test.success and not test.auto_fail and test.auto != "fail":
         opts = _would_fail_options(state, test.seat)
         if opts:  # A507.3: "when you would fail" before the result is set
@@ -395,16 +394,28 @@ def _determine(eng: Eng, step: DetermineResult) -> None:
                     [*opts, Option(key="pass", label="Let it fail")],
                     resume=WouldFailAnswer())
             return
-    _announce(eng, test)
+    _announce(eng, test, parts)  # nothing changed since _compute: its parts still hold
 
 
-def _compute(state: ArkhamState, test: SkillTest) -> None:
+#: What :func:`_compute` read and :func:`_announce` reports: the base skill value, the
+#: committed icons, each token's own modifier and the kind bonus.
+_Parts = tuple[int, int, list[int], int]
+
+
+def _compute(state: ArkhamState, test: SkillTest) -> _Parts:
+    """ST.5/ST.6: set the test's value, success and margin; return the parts read on the
+    way (base skill, committed icons, each token's own modifier, kind bonus), which
+    :func:`_announce` reports unless the state changed in between."""
+    seat = test.seat
     auto_fail = test.auto == "fail" or any(
-        t == "auto_fail" or bool(getattr(_token_effect(state, test.seat, t), "auto_fail",
+        t == "auto_fail" or bool(getattr(_token_effect(state, seat, t), "auto_fail",
                                          False)) for t in test.tokens)
-    value = skill_value(state, test.seat, test.skill) + test.skill_bonus
+    base = skill_value(state, seat, test.skill)
+    value = base + test.skill_bonus
+    kind_bonus = 0
     if test.kind == "investigate":
-        value += _kind_bonus(state, test)  # Magnifying Glass
+        kind_bonus = _kind_bonus(state, test)  # Magnifying Glass
+        value += kind_bonus
     auto_success = False
     if "elder_sign" in test.tokens:
         eff = _token_effect(state, test.seat, "elder_sign")
@@ -413,13 +424,14 @@ def _compute(state: ArkhamState, test: SkillTest) -> None:
                 for c in state.zones[Z_PLAY[test.seat]].cards):
             auto_success = True  # Wendy Adams with Wendy's Amulet
             test.auto = "success"
+    icons = 0
     for cid in test.committed:
-        value += dof(state, cid).icons(test.skill)
-    for tok in test.tokens:
-        mod = token_modifier(state, test.seat, tok)
-        if mod < 0 and test.double_negative:
-            mod *= 2  # doubling applies to the token's own modifier
-        value += mod
+        icons += dof(state, cid).icons(test.skill)
+    value += icons
+    mods = [token_modifier(state, seat, tok) for tok in test.tokens]
+    double = test.double_negative
+    for mod in mods:
+        value += mod * 2 if mod < 0 and double else mod  # doubling: the token's own modifier
     value = max(0, value)
     if auto_fail:
         value = 0
@@ -428,19 +440,27 @@ def _compute(state: ArkhamState, test: SkillTest) -> None:
     diff = 0 if test.auto == "success" or auto_success else max(0, test.difficulty)  # A507.2
     test.success = (not auto_fail) and value >= diff
     test.margin = value - diff
+    return base, icons, mods, kind_bonus
 
 
-def _announce(eng: Eng, test: SkillTest) -> None:
+def _announce(eng: Eng, test: SkillTest, parts: _Parts | None = None) -> None:
+    """ST.7: emit ``test_succeeded`` / ``test_failed`` with what made the value; ``parts``
+    are :func:`_compute`'s when nothing changed since (else they are read afresh)."""
     state = eng.state
     diff = 0 if test.auto == "success" else max(0, test.difficulty)
-    base = skill_value(state, test.seat, test.skill)
-    icons = sum(dof(state, c).icons(test.skill) for c in test.committed)
-    mods = ",".join(f"{t}:{token_modifier(state, test.seat, t):+d}" for t in test.tokens)
+    if parts is None:
+        base = skill_value(state, test.seat, test.skill)
+        icons = sum(dof(state, c).icons(test.skill) for c in test.committed)
+        token_mods = [token_modifier(state, test.seat, t) for t in test.tokens]
+        kind_bonus = _kind_bonus(state, test)
+    else:
+        base, icons, token_mods, kind_bonus = parts
+    mods = ",".join([f"{t}:{m:+d}" for t, m in zip(test.tokens, token_mods, strict=True)])
     eng.emit("test_succeeded" if test.success else "test_failed", player=test.seat,
              amount=test.margin, data={"value": test.value, "difficulty": diff,
                                        "kind": test.kind, "skill": test.skill, "base": base,
-                                       "icons": icons, "bonus": test.skill_bonus + _kind_bonus(
-                                           state, test), "tokens": mods,
+                                       "icons": icons, "bonus": test.skill_bonus + kind_bonus,
+                                       "tokens": mods,
                                        "auto": test.auto or ("fail" if test.auto_fail else "")})
 
 
@@ -502,7 +522,7 @@ def _apply_results(eng: Eng, step: ApplyResults) -> None:
     """ST.7 (A508): apply results; committed cards are still committed (A508.2)."""
     state = eng.state
     test = state.test
-    if test is None or not playing(state, test.seat):
+    if test is None or state.inv[test.seat].status:
         return
     seat = test.seat
     steps: list[tcgcore.Step] = []

@@ -246,3 +246,17 @@ def test_move_index_out_of_range(registry: tcgcore.Registry) -> None:
         with pytest.raises(tcgcore.EngineError, match="no position"):
             m.engine.move(card, "deck.0", index=index)
     assert m.state_bytes() == before
+
+
+def test_negative_card_ids_are_unknown_cards() -> None:
+    """``-1`` is not "the last card": card lookups and moves refuse it with EngineError and
+    leave the state alone (in a slotted zone -1 also marks an empty slot)."""
+    m = tcgcore.new_match("sparks", seed=1)
+    eng = m.engine
+    before = m.state_bytes()
+    with pytest.raises(tcgcore.EngineError, match="no card instance -1"):
+        eng.card(-1)
+    zone = next(iter(m.state.zones))
+    with pytest.raises(tcgcore.EngineError, match="no card instance -1"):
+        eng.move(-1, zone)
+    assert m.state_bytes() == before

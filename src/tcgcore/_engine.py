@@ -515,6 +515,8 @@ class Engine(Generic[S]):
         Raises:
             EngineError: if no card has that id.
         """
+        if card_id < 0:  # a negative index would name a card from the end of the list
+            raise EngineError(f"no card instance {card_id}")
         try:
             return self.state.cards[card_id]
         except IndexError:
@@ -655,6 +657,8 @@ class Engine(Generic[S]):
         state = self.state
         zones = state.zones
         try:
+            if card_id < 0:
+                raise IndexError(card_id)
             card = state.cards[card_id]
             dst = zones[to_zone]
         except (IndexError, KeyError):

@@ -53,7 +53,7 @@ def _ref_activatables(state: ArkhamState, seat: int,
     out: list[tuple[int, int, Ability]] = []
     cards = state.cards
     for cid in sources:
-        d = rules.printed(state, cid)
+        d = rules.dof(state, cid)  # Mind Wipe's blank text box has no abilities (A978.6)
         if not d.abilities:
             continue
         if d.type_code == "location" and not rules.is_revealed(state, cid):
@@ -453,3 +453,28 @@ def test_seats_at_and_player_order_follow_any_lead() -> None:
         for loc in [-1, *state.zones["locations"].cards]:
             assert rules.seats_at(state, loc) == [
                 s for s in order if state.inv[s].location == loc and not state.inv[s].status]
+
+
+def test_A978_6_an_enemy_blanked_by_mind_wipe_offers_no_parley() -> None:
+    """Mob Enforcer's parley is an activated ability; Mind Wipe blanks the enemy's text box
+    until the phase ends, so its parley is neither offered nor resolvable (A978.6)."""
+    m = tcgcore.new_match("arkham_card", seed=3, players=1)
+    while (ch := m.pending) is not None and ch.kind != "action":
+        m.choose(ch.player, [] if ch.min == 0 else [ch.options[0].key])
+    state, eng = m.state, m.engine
+    eid = eng.add_card("01101", 0, f"at.{state.inv[0].location}").id  # Mob Enforcer
+    state.inv[0].resources = 10
+
+    def parleys() -> list[str]:
+        assert m.pending is not None
+        return [o.key for o in m.pending.options if o.key.startswith(f"activate:{eid}:")]
+
+    m.choose(0, "resource")  # any action: the turn options are built again
+    assert parleys(), "unblanked, the parley is offered"
+    card_choices.blank_enemy(eng, 0, eid)  # what Mind Wipe does
+    m.choose(0, "resource")
+    assert parleys() == []
+    assert rules._activatables(state, 0, "") == _ref_activatables(state, 0, "")
+    before = m.state_bytes()  # an activation chosen before the blank resolves to nothing
+    actions._do_activate(eng, actions.DoActivate(seat=0, card=eid, index=0))
+    assert m.state_bytes() == before

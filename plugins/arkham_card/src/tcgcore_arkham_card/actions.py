@@ -874,6 +874,8 @@ def _do_activate(eng: Eng, step: DoActivate) -> None:
     if state.inv[seat].status:
         return
     d = dof(state, cid)
+    if step.index >= len(d.abilities):
+        return  # its text box was blanked since it was chosen (Mind Wipe, A978.6)
     ab = d.abilities[step.index]
     if not _ability_payable(state, seat, cid, ab):
         return

@@ -112,7 +112,9 @@ def starter_deck(name_or_code: str) -> DeckList:
     """
     key = _STARTER_KEYS.get(name_or_code)
     if key is None:
-        key = _STARTER_KEYS[name_or_code] = _starter_key(name_or_code)
+        key = _starter_key(name_or_code)
+        if len(_STARTER_KEYS) < 256:  # spellings seen so far; bounded whatever callers send
+            _STARTER_KEYS[name_or_code] = key
     deck = _STARTER_DECKS.get(key)
     if deck is None:
         path = resources.files("tcgcore_arkham_card") / "data" / "decks" / f"{key}.json"

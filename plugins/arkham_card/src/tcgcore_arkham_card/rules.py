@@ -1326,6 +1326,11 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
             continue
         if cid == inv.card and investigator_blank(state, seat):
             continue  # Stubborn Detective (A976.5)
+        counters = cards[cid].counters
+        if counters:
+            stamp = counters.get("blank")
+            if stamp and _card_choices.blank_now(state, stamp):
+                continue  # Mind Wipe: a blank text box has no abilities (A978.6)
         for idx, ab in abilities:
             if not _ability_payable(state, seat, cid, ab):
                 continue

@@ -18,7 +18,7 @@ import pytest
 import tcgcore_arkham_card.rules as rules  # first: the rule modules import it
 from tcgcore_arkham_card import actions, card_choices, enemies, midnight_masks, skill_tests
 from tcgcore_arkham_card.cards import Ability, CardDef
-from tcgcore_arkham_card.state import ArkhamState, Effects
+from tcgcore_arkham_card.state import ArkhamState, DoActivate, Effects
 
 import tcgcore
 
@@ -476,5 +476,5 @@ def test_A978_6_an_enemy_blanked_by_mind_wipe_offers_no_parley() -> None:
     assert parleys() == []
     assert rules._activatables(state, 0, "") == _ref_activatables(state, 0, "")
     before = m.state_bytes()  # an activation chosen before the blank resolves to nothing
-    actions._do_activate(eng, actions.DoActivate(seat=0, card=eid, index=0))
+    actions._do_activate(eng, DoActivate(seat=0, card=eid, index=0))
     assert m.state_bytes() == before

@@ -479,22 +479,6 @@ class Engine(Generic[S]):
                 self._collect(collect, event)
         return event
 
-    def _record(self, event: Event) -> Event:
-        """Count, record and offer to the trigger collector an event built by a helper.
-
-        ``event.seq`` must be ``state.event_count``; this is :meth:`emit` without
-        building the event (helpers such as :meth:`move` build it directly).
-        """
-        self.state.event_count += 1
-        self._sink.append(event)
-        spec = self.spec
-        collect = spec.collect_triggers
-        if collect is not None:
-            kinds = spec.trigger_kinds
-            if kinds is None or event.kind in kinds:
-                self._collect(collect, event)
-        return event
-
     def _collect(self, collect: Callable[[Engine[Any], Event], Iterable[Trigger]],
                  event: Event) -> None:
         """Ask the game's collector for triggers of ``event``; queue them with ids and event seq."""
@@ -725,7 +709,7 @@ class Engine(Generic[S]):
                 if seen & full == full:
                     seen = ALL_PLAYERS
         # what emit(kind, player=…, card=…, code=…, src=…, dst=…, data=…, seen_by=…) builds;
-        # then what _record does with it, inline
+        # then what emit does with it (count, record, offer to the collector), inline
         seq = state.event_count
         event = Event(
             seq=seq,

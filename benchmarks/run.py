@@ -185,7 +185,9 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
     decisions get dearer as the game grows. ``per_event`` is the pooled CPU time per event
     emitted, first tenths over last tenths: whether a unit of rules work gets dearer as the
     state and its history grow (``events_per_decision_first_last`` shows whether late
-    decisions set off more work). ``None`` if no game was long enough.
+    decisions set off more work). ``by_kind`` breaks the comparison down per choice kind
+    compared (share of decisions, µs per decision and events per decision in each pool), to
+    show where a growth comes from. ``None`` if no game was long enough.
     """
     games: list[list[tuple[str, float, int]]] = []
     cpu0 = _cpu_s()
@@ -206,6 +208,8 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
     share: dict[str, int] = {}
     # CPU time and events emitted, summed over the pooled first tenths and last tenths
     work = [0.0, 0, 0.0, 0]
+    # events per kind in the pooled first tenths ([0]) and last tenths ([1])
+    kind_events: dict[str, list[int]] = {}
     for g in kept:
         body = g[:-1]  # the final decision's run ends and resolves the game: a one-off cost
         tenth = len(body) // 10
@@ -217,6 +221,7 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
                 cell[pos + 1] += 1
                 work[pos] += t
                 work[pos + 1] += events
+                kind_events.setdefault(kind, [0, 0])[pos // 2] += events
         per_game.append(sums)
         for kind, _, _ in body:
             share[kind] = share.get(kind, 0) + 1
@@ -227,6 +232,17 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
     boot = sorted(x for x in (_flat_ratios([rng.choice(per_game) for _ in per_game], share, total)[1]
                               for _ in range(_FLAT_BOOTSTRAP)) if x is not None)
     cells = [c for g in per_game for c in g.values()]
+    pooled = _pool(per_game)
+    # where a growth comes from: each kind compared, by its weight in the mix-adjusted figure
+    by_kind = {
+        kind: {"share": share[kind] / total,
+               "first_us": pooled[kind][0] / pooled[kind][1] * 1e6,
+               "last_us": pooled[kind][2] / pooled[kind][3] * 1e6,
+               "decisions_first_last": [int(pooled[kind][1]), int(pooled[kind][3])],
+               "events_per_decision_first_last": [kind_events[kind][0] / pooled[kind][1],
+                                                  kind_events[kind][1] / pooled[kind][3]]}
+        for kind in sorted(common, key=lambda k: -share[k])
+    }
     first_n, last_n = sum(c[1] for c in cells), sum(c[3] for c in cells)
     return {
         "games_played": len(games),
@@ -247,6 +263,7 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
         "events_per_decision_first_last": [work[1] / first_n, work[3] / last_n],
         "per_event_first_over_last": ((work[0] / work[1]) / (work[2] / work[3])
                                       if work[1] and work[3] and work[2] else None),
+        "by_kind": by_kind,
     }
 
 
@@ -254,15 +271,22 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
 _FLAT_BOOTSTRAP = 400
 
 
-def _flat_ratios(per_game: list[dict[str, list[float]]], share: dict[str, int],
-                 total: int) -> tuple[float | None, float | None, list[str]]:
-    """(raw, mix-adjusted, kinds compared) of pooled games (see :func:`_flatness`)."""
+def _pool(per_game: list[dict[str, list[float]]]) -> dict[str, list[float]]:
+    """Per choice kind, the kept games' cells summed: [first-tenth CPU s, first-tenth
+    decisions, last-tenth CPU s, last-tenth decisions]."""
     pooled: dict[str, list[float]] = {}
     for g in per_game:
         for kind, cell in g.items():
             acc = pooled.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
             for i in range(4):
                 acc[i] += cell[i]
+    return pooled
+
+
+def _flat_ratios(per_game: list[dict[str, list[float]]], share: dict[str, int],
+                 total: int) -> tuple[float | None, float | None, list[str]]:
+    """(raw, mix-adjusted, kinds compared) of pooled games (see :func:`_flatness`)."""
+    pooled = _pool(per_game)
     first_t = sum(c[0] for c in pooled.values())
     first_n = sum(c[1] for c in pooled.values())
     last_t = sum(c[2] for c in pooled.values())
@@ -688,6 +712,30 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
             f"| {len(f['kinds_compared'])} ({_floor_pct(f['kinds_compared_share'])}) "
             f"| {_events_pair(f)} | {_fmt(f.get('per_event_first_over_last'), '.2f')} |"
         )
+    growing = {label: r["flatness_pooled"] for label, r in configs.items()
+               if (r.get("flatness_pooled") or {}).get("by_kind")
+               and (r["flatness_pooled"]["mix_adjusted_first_over_last"] or 1.0) < 0.8}
+    if growing:
+        lines += [
+            "",
+            "Where the growth comes from, for each configuration below 0.8: the choice kinds "
+            "compared, largest share first (µs per decision and events per decision, first "
+            "tenth → last tenth; first-tenth counts of a few decisions are noisy).",
+            "",
+            "| configuration | choice kind | share | µs per decision first → last | first ÷ last "
+            "| events per decision first → last | decisions pooled first / last |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for label, f in growing.items():
+            for kind, k in f["by_kind"].items():
+                if k["share"] < 0.01:
+                    continue
+                ev = k["events_per_decision_first_last"]
+                n = k["decisions_first_last"]
+                lines.append(
+                    f"| {label} | {kind} | {k['share']:.0%} | {k['first_us']:.0f} → "
+                    f"{k['last_us']:.0f} | {k['first_us'] / k['last_us']:.2f} "
+                    f"| {ev[0]:.1f} → {ev[1]:.1f} | {n[0]:,} / {n[1]:,} |")
     lines += [
         "",
         "## State copies and serialisation (mid-game match)",

@@ -321,6 +321,38 @@ def test_shown_figures_agree_with_the_verdicts(
     assert run._floor_pct(0.9999) == "99.9 %"
 
 
+def test_flatness_breakdown_only_where_below_the_target(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _results()
+    flat = data["configs"]["guimi_revival"]["flatness_pooled"]
+    flat["by_kind"] = {
+        "action": {"share": 0.6, "first_us": 100.0, "last_us": 140.0,
+                   "decisions_first_last": [400, 300],
+                   "events_per_decision_first_last": [5.8, 6.9]},
+        "rare": {"share": 0.004, "first_us": 10.0, "last_us": 90.0,
+                 "decisions_first_last": [1, 2], "events_per_decision_first_last": [1.0, 2.0]},
+    }
+    text, _ = _render(data, tmp_path, capsys)    # mix-adjusted 0.85: no breakdown
+    assert "Where the growth comes from" not in text
+    flat["mix_adjusted_first_over_last"] = 0.74
+    text, _ = _render(data, tmp_path, capsys)
+    assert "Where the growth comes from" in text
+    assert "| guimi_revival | action | 60% | 100 → 140 | 0.71 | 5.8 → 6.9 | 400 / 300 |" in text
+    assert "| rare |" not in text                  # kinds under 1 % of decisions left out
+
+
+def test_flatness_reports_each_kind_it_compares() -> None:
+    f = run._flatness("sparks", None, {}, 0.05, 8)
+    assert f is not None and f["games_pooled"] >= 1
+    by_kind = f["by_kind"]
+    assert sorted(by_kind) == f["kinds_compared"]
+    shares = [k["share"] for k in by_kind.values()]
+    assert shares == sorted(shares, reverse=True) and sum(shares) <= 1.0 + 1e-9
+    for k in by_kind.values():
+        assert k["first_us"] > 0 and k["last_us"] > 0
+        assert min(k["decisions_first_last"]) >= 1
+
+
 def test_render_with_a_baseline_adds_the_comparison(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = _write(tmp_path / "base.json", _old_results())

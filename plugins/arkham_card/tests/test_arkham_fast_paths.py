@@ -203,7 +203,8 @@ def _same_printed_parts(a: CardDef, b: CardDef) -> bool:
 def _with_dof_for_printed(state: ArkhamState) -> tuple[object, ...]:
     """Skill values, unique blocks and costs as the rules give them with every
     :func:`rules.printed` read replaced by a full :func:`rules.dof` lookup."""
-    spaces = vars(rules), vars(actions), vars(enemies), vars(skill_tests)
+    spaces = [ns for ns in (vars(rules), vars(actions), vars(enemies), vars(skill_tests))
+              if "printed" in ns]  # (enemies reads printed definitions inline)
     saved = [ns["printed"] for ns in spaces]
     for ns in spaces:
         ns["printed"] = rules.dof
@@ -478,3 +479,90 @@ def test_A978_6_an_enemy_blanked_by_mind_wipe_offers_no_parley() -> None:
     before = m.state_bytes()  # an activation chosen before the blank resolves to nothing
     actions._do_activate(eng, DoActivate(seat=0, card=eid, index=0))
     assert m.state_bytes() == before
+
+
+# ---------------------------------------------------------------- third round (issue 8)
+
+
+def _slow_paths(state: ArkhamState) -> dict[str, CardDef]:
+    """A scenario-supplied definition nobody uses: with ``extra_defs`` non-empty every
+    rule takes its general path (no per-code tables, one definition lookup per card),
+    which is the reference the pool shortcuts must equal. Returns the old value."""
+    saved = state.extra_defs
+    state.extra_defs = {"zz_unused": rules._POOL["01001"]}
+    return saved
+
+
+def _check_against_slow_paths(state: ArkhamState) -> int:
+    """Shortcuts of the third round against the general path on one state."""
+    checks = 0
+    for prefixes, named in (((("at.", "threat.", "play.")), ()), (("at.", "threat."), ()),
+                            (("at.", "threat.", "play."), ("locations", "agendas"))):
+        assert rules.zone_ids(state, prefixes, named) == tuple(
+            z for z in state.zones if z in named or z.startswith(prefixes))
+    assert rules.doom_in_play(state) == sum(
+        state.cards[c].counters.get("doom", 0) for z, zone in state.zones.items()
+        if z in ("locations", "agendas") or z.startswith(("at.", "threat.", "play."))
+        for c in zone.cards if c >= 0)
+    fast: list[object] = []
+    slow: list[object] = []
+    for out in (fast, slow):
+        if out is slow:
+            saved = _slow_paths(state)
+        try:
+            out.append(midnight_masks._enemies_in_play(state))
+            out.append([e for e in midnight_masks._in_play_with(
+                state, None if state.extra_defs else midnight_masks._FORCED_ENEMY_CODES)
+                if rules.dof(state, e).forced])
+            for seat in range(state.num_players):
+                if state.inv[seat].status:
+                    continue
+                out.append([rules.skill_value(state, seat, k) for k in _SKILLS])
+                out.append([enemies._soakers(state, seat, k, {}) for k in ("damage", "horror")])
+                out.append(actions.amulet_event(state, seat))
+                if state.inv[seat].location >= 0:
+                    out.append(rules.enemies_at(state, state.inv[seat].location))
+                out.append(rules.engaged_enemies(state, seat))
+                out.append([(o.key, o.label, o.card) for o in actions.turn_options(state, seat)])
+                if state.test is not None:
+                    out.append(skill_tests._committable(state, seat, state.test))
+        finally:
+            if out is slow:
+                state.extra_defs = saved
+        checks += 1
+    assert fast == slow
+    return checks
+
+
+@pytest.mark.parametrize(("scenario", "players", "seeds"), [
+    ("01104", 1, range(6)), ("01104", 4, range(2)), ("01120", 2, range(3)),
+    ("01142", 1, range(6)), ("01142", 3, range(1)),
+])
+def test_third_round_shortcuts_equal_the_general_path(scenario: str, players: int,
+                                                      seeds: range) -> None:
+    """Zone ids by prefix, doom in play, forced enemies by code, skill values, soakers,
+    the Wendy's Amulet check, enemies here and engaged, turn options and committable cards
+    answer what the general (scenario-definition) path answers, at every decision."""
+    checks = 0
+    for seed in seeds:
+        m = tcgcore.new_match("arkham_card", seed=seed, players=players, scenario=scenario)
+        agents = [tcgcore.RandomAgent(seed * 31 + s) for s in range(players)]
+        decisions = 0
+        while (choice := m.pending) is not None and decisions < 3000:
+            checks += _check_against_slow_paths(m.engine.state)
+            m.choose(choice.player, agents[choice.player].decide(m, choice))
+            decisions += 1
+    assert checks > 60
+
+
+def test_zone_ids_follow_zones_added_later() -> None:
+    """A zone added during a match is listed from then on (the answer is kept by the zone
+    ids, so a new zone makes a new key)."""
+    m = tcgcore.new_match("arkham_card", seed=1, players=2)
+    state: ArkhamState = m.engine.state
+    before = rules.zone_ids(state, ("at.",))
+    m.engine.add_zone("at.9999", "area", ordered=False)
+    after = rules.zone_ids(state, ("at.",))
+    assert after == (*before, "at.9999")
+    assert rules.zone_ids(state, ("at.",), ("locations",)) == tuple(
+        z for z in state.zones if z == "locations" or z.startswith("at."))

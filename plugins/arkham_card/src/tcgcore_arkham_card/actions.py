@@ -48,7 +48,6 @@ from .rules import (
     end_phase_limits,
     enemies_at,
     engaged_enemies,
-    engaged_seat,
     enter_location,
     has_kw,
     is_revealed,
@@ -111,7 +110,11 @@ def _investigation(eng: Eng, step: InvestigationPhase) -> None:
 def _next_turn(eng: Eng, step: NextTurn) -> None:
     """A403.2: the lead names the next investigator to take a turn."""
     state = eng.state
-    remaining = [s for s in player_order(state) if not state.inv[s].acted]
+    remaining: list[int] = []  # a plain loop: no comprehension call
+    invs = state.inv
+    for s in player_order(state):
+        if not invs[s].acted:
+            remaining.append(s)
     if not remaining:
         state.turn_seat = -1
         eng.push(EnemyPhase())
@@ -148,8 +151,9 @@ def _start_turn(eng: Eng, seat: int) -> None:
                 special += [key[7:]] * n  # e.g. "action:Tome": 1 (Daisy Walker)
     inv.actions = 3 + extra  # A404.1, A404.3
     inv.special_actions = special
-    for key in [k for k in inv.limits if k.endswith(":turn")]:
-        del inv.limits[key]
+    if inv.limits:  # usually empty: no comprehension call then
+        for key in [k for k in inv.limits if k.endswith(":turn")]:
+            del inv.limits[key]
     eng.emit("turn_started", player=seat)
     eng.push(TurnAction(seat=seat))
 
@@ -188,7 +192,10 @@ def _event_useful(state: ArkhamState, seat: int, d: CardDef) -> bool:
         return bool(_evade_targets(state, seat))
     if d.play_action == "investigate":
         return can_investigate(state, state.inv[seat].location)  # A985.3
-    return any(_effect_useful(state, seat, e) for e in d.effects)
+    for e in d.effects:  # any(...), as a plain loop (no generator per call)
+        if _effect_useful(state, seat, e):
+            return True
+    return False
 
 
 def _effect_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
@@ -266,18 +273,19 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
             if here:
                 engage_opts: list[Option] = []
                 for eid in here:
-                    d = dof(state, eid)
-                    engaged_to = engaged_seat(state, eid)
+                    d = dof(state, eid)  # aloof, massive: a blank text box drops them
+                    zone = cards[eid].zone
+                    engaged_to = int(zone[7:]) if zone.startswith("threat.") else -1
                     if ok and not (engaged_to < 0 and "aloof" in d.keywords):
-                        opts.append(_card_option(state, "fight", eid, f"Fight {d.name}"))
+                        opts.append(_named_option(state, "fight", eid, "Fight ", d.name))
                     if engaged_to != seat and "massive" not in d.keywords:
-                        engage_opts.append(_card_option(state, "engage", eid,
-                                                        f"Engage {d.name}"))
+                        engage_opts.append(_named_option(state, "engage", eid, "Engage ",
+                                                         d.name))
                 opts += engage_opts
                 if ok:
                     for eid in _evade_targets(state, seat):
-                        opts.append(_card_option(state, "evade", eid,
-                                                 f"Evade {name_of(state, eid)}"))
+                        opts.append(_named_option(state, "evade", eid, "Evade ",
+                                                  name_of(state, eid)))
     fast_plays: list[Option] = []
     hand = zones[Z_HAND[seat]].cards
     top = amulet_event(state, seat) if zones[Z_DISCARD[seat]].cards else -1
@@ -317,10 +325,19 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
                     continue  # A108.1
             elif d.type_code == "event" and not _event_useful(state, seat, d):
                 continue  # A904.2
+            # a pool card's option is shared by (head, card, code): its labels follow
+            # from its code
+            head = "fastplay" if fast else "play"
+            ck = (head, cid, code)
+            opt = None if extra else _OPTS.get(ck)
+            if opt is None:
+                opt = Option(key=f"{head}:{cid}", label=info[2] if fast else info[1], card=cid)
+                if not extra:
+                    _remember(ck, opt)
             if fast:
-                fast_plays.append(_card_option(state, "fastplay", cid, info[2]))
+                fast_plays.append(opt)
             else:
-                opts.append(_card_option(state, "play", cid, info[1]))
+                opts.append(opt)
     fast_abilities: list[Option] = []
     extra = state.extra_defs
     cards = state.cards
@@ -386,15 +403,17 @@ def _remember(ck: tuple[str, int, str] | tuple[str, int, str, int], opt: Option)
     _OPTS[ck] = opt
 
 
-def _card_option(state: ArkhamState, head: str, cid: int, label: str) -> Option:
-    """``Option(key=f"{head}:{cid}", label=label, card=cid)``, shared between turns for a
-    pool card (``label`` must follow from ``head`` and the card's code)."""
+def _named_option(state: ArkhamState, head: str, cid: int, verb: str, name: str) -> Option:
+    """``Option(key=f"{head}:{cid}", label=verb + name, card=cid)`` where ``name`` is the
+    card's name (which its code fixes; a blank text box keeps it): for a pool card the
+    option is shared between turns, looked up by ``(head, cid, code)`` before any label is
+    built (scenario-supplied definitions: built afresh)."""
     if state.extra_defs:
-        return Option(key=f"{head}:{cid}", label=label, card=cid)
+        return Option(key=f"{head}:{cid}", label=verb + name, card=cid)
     ck = (head, cid, state.cards[cid].code)
     opt = _OPTS.get(ck)
-    if opt is None or opt.label != label:
-        opt = Option(key=f"{head}:{cid}", label=label, card=cid)
+    if opt is None:
+        opt = Option(key=f"{head}:{cid}", label=verb + name, card=cid)
         _remember(ck, opt)
     return opt
 
@@ -651,10 +670,10 @@ def _aoo(eng: Eng, step: AttacksOfOpportunity) -> None:
     seat = step.seat
     if state.inv[seat].status:
         return
-    pending = step.pending if step.started else [
-        e for e in engaged_enemies(state, seat) if not state.cards[e].exhausted]
-    pending = [e for e in pending if not state.cards[e].exhausted
-               and e in engaged_enemies(state, seat)]
+    engaged = engaged_enemies(state, seat)  # read once: nothing here changes it
+    cards = state.cards
+    pending = [e for e in (step.pending if step.started else engaged)
+               if not cards[e].exhausted and e in engaged] if engaged else []
     if not pending:
         return
     if len(pending) == 1:
@@ -768,10 +787,15 @@ def amulet_event(state: ArkhamState, seat: int) -> int:
     """Wendy's Amulet (A975.13): the event on top of the seat's discard pile, playable as
     if it were in hand while the amulet is in play (-1: none)."""
     pile = state.zones[Z_DISCARD[seat]].cards
-    if not pile or printed(state, pile[-1]).type_code != "event" or \
+    if not pile:
+        return -1
+    top = pile[-1]
+    code = state.cards[top].code  # printed(state, top), inline: the type is printed
+    extra = state.extra_defs
+    if ((extra.get(code) if extra else None) or _POOL[code]).type_code != "event" or \
             not any_has_kw(state, state.zones[Z_PLAY[seat]].cards, "amulet_events"):
         return -1
-    return pile[-1]
+    return top
 
 
 @spec.handles(DoPlay)

@@ -543,9 +543,12 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
     for s in seats:
         if state.inv[s].status:
             continue
-        if codes is not None and not any(cards[c].code in codes
-                                         for c in state.zones[Z_PLAY[s]].cards):
-            continue  # no card of theirs in play reacts so (the usual case)
+        if codes is not None:
+            for c in state.zones[Z_PLAY[s]].cards:
+                if cards[c].code in codes:
+                    break
+            else:
+                continue  # no card of theirs in play reacts so (the usual case)
         if trigger == "enemy_attacks_you" and not [
                 x for x in enemies_at(state, state.inv[s].location) if x != eid]:
             continue

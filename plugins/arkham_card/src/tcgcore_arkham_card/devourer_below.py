@@ -36,6 +36,7 @@ from tcgcore import Event, Option, Trigger
 from . import log_keys
 from .cards import Effect, card_pool
 from .rules import (
+    ENEMY_ZONE_PREFIXES,
     Z_DECK,
     Z_HAND,
     Eng,
@@ -59,6 +60,7 @@ from .rules import (
     player_order,
     rebuild_adjacency,
     seats_at,
+    zone_ids,
 )
 from .state import (
     AdvanceAct,
@@ -229,10 +231,13 @@ def handles(op: str) -> bool:
 
 def _enemies_in_play(state: ArkhamState) -> list[int]:
     out: list[int] = []
-    for zid, zone in state.zones.items():
-        if zone.cards and zid.startswith(("at.", "threat.")):
-            out += [c for c in zone.cards if is_enemy(state, c)]
-    return sorted(out)
+    zones = state.zones
+    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):
+        for c in zones[zid].cards:
+            if is_enemy(state, c):
+                out.append(c)
+    out.sort()
+    return out
 
 
 def _madness_code(eng: Eng) -> str:
@@ -467,10 +472,13 @@ def turn_end(eng: Eng) -> None:
     codes = None if state.extra_defs else keyword_codes("ready_turn_end")
     if codes is not None and not codes:
         return
-    exhausted = sorted(c for zid, zone in state.zones.items()  # usually none: look first
-                       if zone.cards and zid.startswith(("at.", "threat."))
-                       for c in zone.cards if cards[c].exhausted
-                       and (codes is None or cards[c].code in codes))
+    exhausted: list[int] = []  # usually none: look first (plain loops, no generator)
+    zones = state.zones
+    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):
+        for c in zones[zid].cards:
+            if cards[c].exhausted and (codes is None or cards[c].code in codes):
+                exhausted.append(c)
+    exhausted.sort()
     for eid in exhausted:
         card = cards[eid]
         if card.exhausted and is_enemy(state, eid) and \

@@ -13,6 +13,7 @@ from tcgcore import Option
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .rules import (
+    _POOL,
     BONUS_CODES,
     Z_AT,
     Z_DECK,
@@ -47,7 +48,6 @@ from .rules import (
     name_of,
     player_order,
     prey_filter,
-    printed,
     seats_at,
     spec,
 )
@@ -85,14 +85,18 @@ from .state import (
 def _soakers(state: ArkhamState, seat: int, kind: str, pending: dict[str, int]) -> list[int]:
     """Assets that can still take damage/horror (A205.1, A701.3)."""
     out = []
+    cards = state.cards
+    extra = state.extra_defs
+    inv_card = state.inv[seat].card
     for cid in state.zones[Z_PLAY[seat]].cards:
-        if cid == state.inv[seat].card:
+        if cid == inv_card:
             continue
-        d = printed(state, cid)  # printed health and sanity: kept by a blank text box
+        code = cards[cid].code  # printed(state, cid), inline: printed health and sanity
+        d = (extra.get(code) if extra else None) or _POOL[code]  # kept by a blank text box
         cap = d.health if kind == "damage" else d.sanity
         if cap is None:
             continue
-        have = state.cards[cid].counters.get(kind, 0) + pending.get(f"{kind}:{cid}", 0)
+        have = cards[cid].counters.get(kind, 0) + pending.get(f"{kind}:{cid}", 0)
         if have < cap:
             out.append(cid)
     return out
@@ -561,11 +565,12 @@ def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
     if not seats:
         return
     seat = seats[0]
-    pending = step.pending if step.started else [
-        e for e in engaged_enemies(state, seat) if not state.cards[e].exhausted]
-    engaged = engaged_enemies(state, seat)
-    pending = [e for e in pending if e in engaged and not state.cards[e].exhausted
-               and can_attack(state, seat, e)]  # On the Lam: not in the attack order
+    engaged = engaged_enemies(state, seat)  # read once: nothing here changes it
+    cards = state.cards
+    # (not started: the ready engaged enemies; the filter below keeps their order)
+    pending = [e for e in (step.pending if step.started else engaged)
+               if e in engaged and not cards[e].exhausted
+               and can_attack(state, seat, e)] if engaged else []  # On the Lam: not listed
     if not pending:
         eng.push(EnemyAttacks(seats=seats[1:]))
         return

@@ -29,6 +29,7 @@ from . import log_keys
 from .cards import Effect
 from .rules import (
     ENEMY_CODES,
+    ENEMY_ZONE_PREFIXES,
     FORCED_CODES,
     Z_AT,
     Z_DECK,
@@ -53,6 +54,7 @@ from .rules import (
     reveal_location,
     run_effects,
     spec,
+    zone_ids,
 )
 from .state import (
     AdvanceAct,
@@ -211,16 +213,23 @@ def condition_met(state: ArkhamState, seat: int, cid: int, cond: str) -> bool:
 
 
 def _enemies_in_play(state: ArkhamState) -> list[int]:
+    return _in_play_with(state, None if state.extra_defs else ENEMY_CODES)
+
+
+def _in_play_with(state: ArkhamState, codes: frozenset[str] | None) -> list[int]:
+    """The enemies in play (areas at locations and threat areas) in card id order: those
+    whose code is in ``codes``, or with ``None`` (scenario-supplied definitions) every
+    enemy by printed type."""
     out: list[int] = []
     cards = state.cards
-    extra = state.extra_defs
-    for zid, zone in state.zones.items():
-        if zone.cards and zid.startswith(("at.", "threat.")):
-            if extra:
-                out += [c for c in zone.cards if c >= 0 and is_enemy(state, c)]
-            else:
-                out += [c for c in zone.cards if c >= 0 and cards[c].code in ENEMY_CODES]
-    return sorted(out)
+    zones = state.zones
+    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):
+        for c in zones[zid].cards:  # a plain loop: no comprehension call
+            if c >= 0 and (cards[c].code in codes if codes is not None
+                           else is_enemy(state, c)):
+                out.append(c)
+    out.sort()
+    return out
 
 
 def _with_trait(state: ArkhamState, trait: str) -> list[int]:
@@ -236,15 +245,17 @@ def max_doom_on_trait(state: ArkhamState, trait: str) -> int:
 # ---------------------------------------------------------------------------- ops
 
 
+#: Codes of the pool's enemies with a forced ability (a blank text box only removes them).
+_FORCED_ENEMY_CODES = ENEMY_CODES & FORCED_CODES
+
+
 def enemies_forced(eng: Eng, when: str) -> None:
     """Op ``enemies_forced`` (A982.3, Wizard of the Order): the forced abilities ``when``
     (e.g. ``mythos_end``) of every enemy in play, in card id order, for the lead."""
     state = eng.state
     steps: list[tcgcore.Step] = []
-    forced = None if state.extra_defs else FORCED_CODES  # others have none: skipped
-    for eid in _enemies_in_play(state):
-        if forced is not None and state.cards[eid].code not in forced:
-            continue
+    # enemies without any forced ability are skipped by code (only pool cards have one)
+    for eid in _in_play_with(state, None if state.extra_defs else _FORCED_ENEMY_CODES):
         fx = dof(state, eid).forced.get(when)
         if fx:
             steps.append(Effects(seat=state.lead, effects=fx, source=eid))

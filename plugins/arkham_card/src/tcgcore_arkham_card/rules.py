@@ -248,12 +248,17 @@ def player_order(state: ArkhamState) -> list[int]:
     """Seats still playing, from the lead in seating order (A104.1, A705.9)."""
     invs = state.inv
     lead = state.lead
-    if state.num_players == 1:  # solo
+    n = state.num_players
+    if n == 1:  # solo
         return [] if invs[0].status else [0]
-    if not lead:
-        return [s for s in range(state.num_players) if not invs[s].status]
-    return [s for s in (*range(lead, state.num_players), *range(lead))
-            if not invs[s].status]
+    out: list[int] = []  # plain loops: no comprehension call
+    for s in range(lead, n):
+        if not invs[s].status:
+            out.append(s)
+    for s in range(lead):
+        if not invs[s].status:
+            out.append(s)
+    return out
 
 
 def location_of(state: ArkhamState, cid: int) -> int:
@@ -271,10 +276,16 @@ def seats_at(state: ArkhamState, loc: int) -> list[int]:
     invs = state.inv
     if len(invs) == 1:  # solo
         return [] if invs[0].location != loc or invs[0].status else [0]
-    here = [s for s, inv in enumerate(invs) if inv.location == loc and not inv.status]
     lead = state.lead
-    if lead and len(here) > 1:  # player order: from the lead on, then the seats before it
-        return [s for s in here if s >= lead] + [s for s in here if s < lead]
+    here: list[int] = []  # player order: from the lead on, then the seats before it
+    for s in range(lead, len(invs)):
+        inv = invs[s]
+        if inv.location == loc and not inv.status:
+            here.append(s)
+    for s in range(lead):
+        inv = invs[s]
+        if inv.location == loc and not inv.status:
+            here.append(s)
     return here
 
 
@@ -302,12 +313,14 @@ def enemies_at(state: ArkhamState, loc: int) -> list[int]:
         return out
     cards = state.cards
     enemy = ENEMY_CODES
-    here = zones[Z_AT[loc]].cards
-    out = [c for c in here if cards[c].code in enemy] if here else []
+    out = []
+    for c in zones[Z_AT[loc]].cards:  # plain loops: no comprehension call
+        if cards[c].code in enemy:
+            out.append(c)
     for s in seats_at(state, loc):
-        threat = zones[Z_THREAT[s]].cards
-        if threat:
-            out += [c for c in threat if cards[c].code in enemy]
+        for c in zones[Z_THREAT[s]].cards:
+            if cards[c].code in enemy:
+                out.append(c)
     return out
 
 
@@ -324,8 +337,10 @@ def engaged_enemies(state: ArkhamState, seat: int) -> list[int]:
         massive: frozenset[str] | None = None
     else:
         enemy = ENEMY_CODES
-        threat = state.zones[Z_THREAT[seat]].cards
-        out = [c for c in threat if cards[c].code in enemy] if threat else []
+        out = []
+        for c in state.zones[Z_THREAT[seat]].cards:  # a plain loop: no comprehension call
+            if cards[c].code in enemy:
+                out.append(c)
         massive = _KW_CODES.get("massive") or keyword_codes("massive")  # others never are
     loc = state.inv[seat].location
     if loc >= 0:
@@ -356,9 +371,17 @@ def skill_value(state: ArkhamState, seat: int, skill: str) -> int:
     """Base skill plus constant bonuses of assets the investigator controls (A112.1)."""
     inv = state.inv[seat]
     base = int(getattr(cdef(state, inv.code), "skill_" + skill))
+    cards = state.cards
+    extra = state.extra_defs
     for cid in state.zones[Z_PLAY[seat]].cards:
         if cid != inv.card:  # only an investigator card's blank text box drops bonuses
-            b = printed(state, cid).bonus.get(skill)
+            code = cards[cid].code
+            if extra:
+                b = printed(state, cid).bonus.get(skill)
+            elif code in BONUS_CODES:  # printed, inline; other pool cards have no bonus
+                b = _POOL[code].bonus.get(skill)
+            else:
+                continue
             if b:
                 base += b
     if inv.limits and inv.limits.get(f"skill:{skill}:phase"):
@@ -419,20 +442,54 @@ def current_act(state: ArkhamState) -> int:
 
 
 _PLAY_ZONE_PREFIXES = ("at.", "threat.", "play.")
+#: Prefixes of the zones where enemies and treacheries in play are: the areas at locations
+#: and the threat areas.
+ENEMY_ZONE_PREFIXES = ("at.", "threat.")
+#: Zones in play besides the areas whose doom counts (A402.2).
+_DOOM_ZONES = ("locations", "agendas")
+#: :func:`zone_ids` answers by ``(prefixes, named, zone ids)``: pure functions of the key.
+_ZONE_IDS: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+                tuple[str, ...]] = {}
+#: The last ``(zone ids, answer)`` of :func:`zone_ids` per ``(prefixes, named)``: a match
+#: asks again and again with the very same zone id strings, compared by identity first.
+_ZONE_IDS_LAST: dict[tuple[tuple[str, ...], tuple[str, ...]],
+                     tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def zone_ids(state: ArkhamState, prefixes: tuple[str, ...],
+             named: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The ids of the state's zones that are in ``named`` or start with one of
+    ``prefixes``, in the zones' order: ``tuple(z for z in state.zones if z in named or
+    z.startswith(prefixes))``. The answer depends on the zone ids alone (not on the cards
+    in the zones), so it is kept by ``(prefixes, named, zone ids)``: a match that adds a
+    zone simply asks with another key (at most 4,096 kept, then emptied)."""
+    names = tuple(state.zones)
+    asked = (prefixes, named)
+    last = _ZONE_IDS_LAST.get(asked)
+    if last is not None and last[0] == names:
+        return last[1]
+    key = (prefixes, named, names)
+    got = _ZONE_IDS.get(key)
+    if got is None:
+        if len(_ZONE_IDS) >= 4096:
+            _ZONE_IDS.clear()
+        got = _ZONE_IDS[key] = tuple(z for z in names if z in named or z.startswith(prefixes))
+    if len(_ZONE_IDS_LAST) < 256 or asked in _ZONE_IDS_LAST:  # bounded, whatever is asked
+        _ZONE_IDS_LAST[asked] = (names, got)
+    return got
 
 
 def doom_in_play(state: ArkhamState) -> int:
     """All doom on the agenda and on every other card in play (A402.2, A402.3)."""
     total = 0
     cards = state.cards
-    for zid, zone in state.zones.items():
-        if zone.cards and (zid in ("locations", "agendas") or
-                           zid.startswith(_PLAY_ZONE_PREFIXES)):
-            for cid in zone.cards:
-                if cid >= 0:
-                    counters = cards[cid].counters
-                    if counters:
-                        total += counters.get("doom", 0)
+    zones = state.zones
+    for zid in zone_ids(state, _PLAY_ZONE_PREFIXES, _DOOM_ZONES):
+        for cid in zones[zid].cards:
+            if cid >= 0:
+                counters = cards[cid].counters
+                if counters:
+                    total += counters.get("doom", 0)
     return total
 
 
@@ -944,7 +1001,11 @@ def _mythos(eng: Eng, step: MythosPhase) -> None:
 def _encounter_draws(eng: Eng, step: EncounterDraws) -> None:
     # A402.4: in player order, each resolves completely before the next
     state = eng.state
-    seats = [s for s in step.seats if not state.inv[s].status]
+    invs = state.inv
+    seats: list[int] = []  # a plain loop: no comprehension call
+    for s in step.seats:
+        if not invs[s].status:
+            seats.append(s)
     if not seats:
         return
     eng.push(DrawEncounter(seat=seats[0]), EncounterDraws(seats=seats[1:]))
@@ -1273,18 +1334,22 @@ def _activatables(state: ArkhamState, seat: int, kind: str) -> list[tuple[int, i
     if tables is not None:
         # the usual case: most cards have no such ability; gather only those that may,
         # in the same source order as below
-        sources = [cid for cid in zones[Z_PLAY[seat]].cards if cards[cid].code in tables]
+        # (plain loops: a comprehension is one more call per use)
+        sources: list[int] = []
+        for cid in zones[Z_PLAY[seat]].cards:
+            if cards[cid].code in tables:
+                sources.append(cid)
         if loc >= 0:
             if cards[loc].code in tables:
                 sources.append(loc)
-            here = zones[Z_AT[loc]].cards
-            if here:
-                sources += [cid for cid in here if cards[cid].code in tables]
+            for cid in zones[Z_AT[loc]].cards:
+                if cards[cid].code in tables:
+                    sources.append(cid)
             for s in ((() if inv.status else (seat,)) if len(state.inv) == 1
                       else seats_at(state, loc)):
-                threat = zones[Z_THREAT[s]].cards
-                if threat:
-                    sources += [cid for cid in threat if cards[cid].code in tables]
+                for cid in zones[Z_THREAT[s]].cards:
+                    if cards[cid].code in tables:
+                        sources.append(cid)
         top = zones["acts"].cards
         if top and cards[top[0]].code in tables:
             sources.append(top[0])
@@ -1482,25 +1547,34 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
     eng.emit("phase", data={"phase": "upkeep"})
     readied: list[int] = []
     cards = state.cards
-    for zid, zone in state.zones.items():
-        if zone.cards and zid.startswith(_PLAY_ZONE_PREFIXES):
-            for cid in zone.cards:
-                if cid >= 0 and cards[cid].exhausted:
-                    cards[cid].exhausted = False  # A418.2
-                    readied.append(cid)
+    zones = state.zones
+    for zid in zone_ids(state, _PLAY_ZONE_PREFIXES):
+        for cid in zones[zid].cards:
+            if cid >= 0 and cards[cid].exhausted:
+                cards[cid].exhausted = False  # A418.2
+                readied.append(cid)
     seats = player_order(state)
     for s in seats:
-        state.inv[s].limits = {k: v for k, v in state.inv[s].limits.items()
-                               if not k.endswith((":round", ":turn", ":phase"))}
-    for card in state.cards:
-        if card.counters and "blank" in card.counters:
-            del card.counters["blank"]  # Mind Wipe ends (A978.6)
-    state.group_limits = {k: v for k, v in state.group_limits.items()
-                          if not k.endswith(("_round", "_turn", "_phase",
-                                             ":round", ":turn", ":phase"))}
-    steps: list[tcgcore.Step] = [EngageCheck(enemy=c) for c in readied if is_enemy(state, c)]
-    steps += [DoDraw(seat=s) for s in seats]
-    steps += [Effects(seat=s, effects=GAIN_ONE) for s in seats]
+        inv = state.inv[s]
+        if inv.limits:  # an empty one stays empty
+            inv.limits = {k: v for k, v in inv.limits.items()
+                          if not k.endswith((":round", ":turn", ":phase"))}
+    for card in cards:
+        counters = card.counters
+        if counters and "blank" in counters:
+            del counters["blank"]  # Mind Wipe ends (A978.6)
+    if state.group_limits:
+        state.group_limits = {k: v for k, v in state.group_limits.items()
+                              if not k.endswith(("_round", "_turn", "_phase",
+                                                 ":round", ":turn", ":phase"))}
+    steps: list[tcgcore.Step] = []  # plain loops: no comprehension calls
+    for c in readied:
+        if is_enemy(state, c):
+            steps.append(EngageCheck(enemy=c))
+    for s in seats:
+        steps.append(DoDraw(seat=s))
+    for s in seats:
+        steps.append(Effects(seat=s, effects=GAIN_ONE))
     eng.push(*steps, HandSize(seats=seats), EndRound())  # A418.3-A418.5
 
 
@@ -1534,10 +1608,9 @@ def _end_round(eng: Eng, step: EndRound) -> None:
     steps: list[tcgcore.Step] = []
     cards = state.cards
     forced = None if state.extra_defs else FORCED_CODES
-    for zid, zone in state.zones.items():  # nothing below changes the zones
-        if not zone.cards or not zid.startswith(("threat.", "at.")):
-            continue
-        for cid in zone.cards:
+    zones = state.zones
+    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):  # nothing below changes the zones
+        for cid in zones[zid].cards:
             if forced is not None and cards[cid].code not in forced:
                 continue  # no forced ability at all
             d = dof(state, cid)
@@ -1698,7 +1771,11 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         seat = event.player
         data = event.data or {}
         if not state.inv[seat].status:
-            hits = [k for k in ("damage", "horror") if int(data.get(k, 0) or 0) > 0]
+            hits: list[str] = []  # plain: no comprehension call
+            if int(data.get("damage", 0) or 0) > 0:
+                hits.append("damage")
+            if int(data.get("horror", 0) or 0) > 0:
+                hits.append("horror")
             cards = state.cards
             pooled = not state.extra_defs  # then cards without forced abilities are skipped
             for k in hits:

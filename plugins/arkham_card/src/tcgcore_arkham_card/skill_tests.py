@@ -17,6 +17,7 @@ from .card_choices import ask_wendy, play_labels, sure_gamble_options, wendy_can
 from .cards import Ability, Effect, card_pool
 from .rules import (
     _AUTO_FAIL,
+    _POOL,
     _SYMBOLS,
     BONUS_CODES,
     FORCED_CODES,
@@ -89,8 +90,12 @@ def _start_test(eng: Eng, step: StartTest) -> None:
     if state.peril == test.seat:
         test.peril = True
     loc = state.inv[test.seat].location
-    others = [] if test.peril else [s for s in seats_at(state, loc) if s != test.seat]
-    test.commit_seats = [test.seat, *others]
+    commit_seats = [test.seat]  # then the others at the location (none in peril)
+    if not test.peril:
+        for s in seats_at(state, loc):
+            if s != test.seat:
+                commit_seats.append(s)
+    test.commit_seats = commit_seats
     state.test = test
     eng.emit("test_started", player=test.seat,
              data={"skill": test.skill, "difficulty": test.difficulty, "kind": test.kind})
@@ -110,15 +115,20 @@ _COMMIT_ICONS: dict[str, frozenset[str]] = {
 def _committable(state: ArkhamState, seat: int, test: SkillTest) -> list[int]:
     """A503.2/A503.3/A107.3: cards with a matching or wild icon; Max 1 per test."""
     out = []
-    committed_titles = [printed(state, c).title for c in test.committed]
+    committed_titles = [printed(state, c).title for c in test.committed] \
+        if test.committed else []
     cards = state.cards
     icons = None if state.extra_defs else _COMMIT_ICONS.get(test.skill)
     for cid in state.zones[Z_HAND[seat]].cards:
-        if icons is not None and cards[cid].code not in icons:
-            continue  # a weakness, or no matching nor wild icon
-        d = printed(state, cid)  # icons, title, weakness: kept by a blank text box
-        if d.is_weakness() or d.icons(test.skill) <= 0:
-            continue
+        if icons is not None:
+            code = cards[cid].code
+            if code not in icons:
+                continue  # a weakness, or no matching nor wild icon
+            d = _POOL[code]  # printed: in _COMMIT_ICONS, so no weakness and an icon
+        else:
+            d = printed(state, cid)  # icons, title, weakness: kept by a blank text box
+            if d.is_weakness() or d.icons(test.skill) <= 0:
+                continue
         if d.max_per_test and committed_titles.count(d.title) >= d.max_per_test:
             continue
         if d.own_test_only and seat != test.seat:
@@ -407,9 +417,13 @@ def _compute(state: ArkhamState, test: SkillTest) -> _Parts:
     way (base skill, committed icons, each token's own modifier, kind bonus), which
     :func:`_announce` reports unless the state changed in between."""
     seat = test.seat
-    auto_fail = test.auto == "fail" or any(
-        t == "auto_fail" or bool(getattr(_token_effect(state, seat, t), "auto_fail",
-                                         False)) for t in test.tokens)
+    auto_fail = test.auto == "fail"
+    if not auto_fail:
+        for t in test.tokens:  # any(...), as a plain loop (no generator per test)
+            if t == "auto_fail" or bool(getattr(_token_effect(state, seat, t), "auto_fail",
+                                                False)):
+                auto_fail = True
+                break
     base = skill_value(state, seat, test.skill)
     value = base + test.skill_bonus
     kind_bonus = 0
@@ -428,7 +442,9 @@ def _compute(state: ArkhamState, test: SkillTest) -> _Parts:
     for cid in test.committed:
         icons += dof(state, cid).icons(test.skill)
     value += icons
-    mods = [token_modifier(state, seat, tok) for tok in test.tokens]
+    mods: list[int] = []
+    for tok in test.tokens:
+        mods.append(token_modifier(state, seat, tok))
     double = test.double_negative
     for mod in mods:
         value += mod * 2 if mod < 0 and double else mod  # doubling: the token's own modifier
@@ -455,7 +471,11 @@ def _announce(eng: Eng, test: SkillTest, parts: _Parts | None = None) -> None:
         kind_bonus = _kind_bonus(state, test)
     else:
         base, icons, token_mods, kind_bonus = parts
-    mods = ",".join([f"{t}:{m:+d}" for t, m in zip(test.tokens, token_mods, strict=True)])
+    tokens = test.tokens
+    if len(tokens) == 1 and len(token_mods) == 1:  # the usual case: no comprehension call
+        mods = f"{tokens[0]}:{token_mods[0]:+d}"
+    else:
+        mods = ",".join([f"{t}:{m:+d}" for t, m in zip(tokens, token_mods, strict=True)])
     eng.emit("test_succeeded" if test.success else "test_failed", player=test.seat,
              amount=test.margin, data={"value": test.value, "difficulty": diff,
                                        "kind": test.kind, "skill": test.skill, "base": base,
@@ -588,7 +608,7 @@ def _apply_results(eng: Eng, step: ApplyResults) -> None:
                     hit = min(5, max(1, fail_by))  # Shotgun (A978.2)
                 steps.append(Harm(seat=other, damage=hit, source=test.source))
     steps += _asset_test_reactions(eng, test)
-    if test.source >= 0 and any(t in _SYMBOLS for t in test.tokens):
+    if test.source >= 0 and not _SYMBOLS.isdisjoint(test.tokens):  # any symbol token
         sd = dof(state, test.source)
         if src_ab is not None and src_ab.symbol_horror:
             steps.append(Harm(seat=seat, horror=src_ab.symbol_horror, source=test.source))
@@ -686,8 +706,9 @@ def _end_test(eng: Eng, step: EndTest) -> None:
     state.test = None
     state.inv[test.seat].limits.pop("wendy:test", None)  # Wendy: once per test (A975.15)
     if not test.success:
-        after = [e for t in test.tokens for e in getattr(_token_effect(state, test.seat, t),
-                                                         "after_fail", ())]
+        after: list[Effect] = []  # plain loops: no comprehension call
+        for t in test.tokens:
+            after += getattr(_token_effect(state, test.seat, t), "after_fail", ())
         if after:
             eng.push(Effects(seat=test.seat, effects=tuple(after)))
     if state.deferred_tests:

@@ -531,11 +531,12 @@ class Engine(Generic[S]):
             EngineError: unknown card, or a change of ``id``.
             TypeError: a name that is not a field of :class:`CardInstance`.
         """
-        card = self.card(card_id)
+        cards = self.state.cards
+        if not 0 <= card_id < len(cards):
+            self.card(card_id)  # raises the right error
         if "id" in changes:
             raise EngineError(f"card instance {card_id}: the id of a card cannot change")
-        new = _replace(card, **changes)
-        self.state.cards[card_id] = new
+        new = cards[card_id] = _replace(cards[card_id], **changes)
         return new
 
     def set_counter(self, card_id: int, name: str, value: int) -> CardInstance:

@@ -16,13 +16,13 @@ def give_hand(match: tcgcore.Match[Any], seat: int, codes: list[str]) -> list[in
     for cid in list(hand.cards):
         hand.cards.remove(cid)
         deck.cards.append(cid)
-        state.cards[cid].zone = deck.id
+        match.engine.update_card(cid, zone=deck.id)
     ids = []
     for code in codes:
         cid = next(c for c in deck.cards if state.cards[c].code == code)
         deck.cards.remove(cid)
         hand.cards.append(cid)
-        state.cards[cid].zone = hand.id
+        match.engine.update_card(cid, zone=hand.id)
         ids.append(cid)
     return ids
 

@@ -183,17 +183,18 @@ def test_move_reset_policy(registry: tcgcore.Registry) -> None:
     m = _new(registry)
     eng = m.engine
     card = eng.zone("hand.0").cards[0]
-    inst = m.state.cards[card]
-    inst.exhausted, inst.counters = True, {"damage": 2}
+    eng.update_card(card, exhausted=True, counters={"damage": 2})
     eng.move(card, "hand.0", index=0)  # same kind: state kept by default
+    inst = m.state.cards[card]  # a move replaces the (immutable) instance
     assert inst.exhausted and inst.counters == {"damage": 2}
     eng.move(card, "discard.0", reset=False)  # another kind, but told to keep it
-    assert inst.counters == {"damage": 2}
+    assert m.state.cards[card].counters == {"damage": 2}
     eng.move(card, "discard.1", reset=True)  # same kind, told to clear
+    inst = m.state.cards[card]
     assert not inst.exhausted and inst.counters == {}
-    inst.counters = {"doom": 1}
+    eng.update_card(card, counters={"doom": 1})
     eng.move(card, "deck.0")  # another kind: cleared by default
-    assert inst.counters == {}
+    assert m.state.cards[card].counters == {}
 
 
 def test_order_triggers_hides_cards_the_decider_cannot_see(registry: tcgcore.Registry) -> None:

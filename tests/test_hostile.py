@@ -70,7 +70,7 @@ def test_attachment_host_hidden_from_those_who_cannot_see_it(registry: tcgcore.R
     hidden = state.zones["hand.0"].cards[0]
     public = state.zones["deck.0"].cards[0]
     m.engine.move(public, "discard.0")
-    state.cards[public].attached_to = hidden
+    m.engine.update_card(public, attached_to=hidden)
     mine = next(z for z in m.view(0).zones if z.id == "discard.0").cards[0]
     theirs = next(z for z in m.view(1).zones if z.id == "discard.0").cards[0]
     assert mine is not None and mine.attached_to == hidden

@@ -46,6 +46,8 @@ from ._model import (
 )
 from ._rng import Rng
 
+_replace = msgspec.structs.replace
+
 if TYPE_CHECKING:
     from ._agents import Agent
     from ._views import View
@@ -506,6 +508,92 @@ class Engine(Generic[S]):
         except IndexError:
             raise EngineError(f"no card instance {card_id}") from None
 
+    def update_card(self, card_id: int, **changes: Any) -> CardInstance:
+        """Change fields of a card: replace its instance with an updated copy.
+
+        Card instances are immutable (see :class:`CardInstance`); this is the way a
+        game changes one, for example ``eng.update_card(cid, exhausted=True)`` or
+        ``eng.update_card(cid, counters={})``. The new instance takes the old one's
+        place in ``state.cards``; references to the old instance keep the old values.
+
+        Args:
+            card_id: the card instance.
+            **changes: new values by field name (``code``, ``owner``, ``controller``,
+                ``face_down``, ``exhausted``, ``counters`` (a fresh mapping, never
+                one that is mutated later), ``attached_to``; ``zone`` only from a
+                scenario builder that edits the zones' ``cards`` lists to match, since
+                :meth:`move` is how a card changes zone).
+
+        Returns:
+            The new instance.
+
+        Raises:
+            EngineError: unknown card, or a change of ``id``.
+            TypeError: a name that is not a field of :class:`CardInstance`.
+        """
+        cards = self.state.cards
+        if not 0 <= card_id < len(cards):
+            self.card(card_id)  # raises the right error
+        if "id" in changes:
+            raise EngineError(f"card instance {card_id}: the id of a card cannot change")
+        new = cards[card_id] = _replace(cards[card_id], **changes)
+        return new
+
+    def set_counter(self, card_id: int, name: str, value: int) -> CardInstance:
+        """Set counter ``name`` of a card to ``value`` (kept even when it is 0).
+
+        Builds a new counters map (an existing counter keeps its position in it, a new
+        one goes last, as an assignment to a ``dict`` would) and replaces the instance.
+
+        Returns:
+            The new instance.
+
+        Raises:
+            EngineError: unknown card.
+        """
+        card = self.card(card_id)
+        counters = dict(card.counters)
+        counters[name] = value
+        new = _replace(card, counters=counters)
+        self.state.cards[card_id] = new
+        return new
+
+    def add_counter(self, card_id: int, name: str, amount: int) -> CardInstance:
+        """Add ``amount`` (may be negative) to counter ``name`` of a card, from 0 if absent.
+
+        The result is stored as it is (a counter that reaches 0, or goes below,
+        stays in the map; games clamp or remove it themselves).
+
+        Returns:
+            The new instance; ``new.counters[name]`` is the new value.
+
+        Raises:
+            EngineError: unknown card.
+        """
+        card = self.card(card_id)
+        counters = dict(card.counters)
+        counters[name] = counters.get(name, 0) + amount
+        new = _replace(card, counters=counters)
+        self.state.cards[card_id] = new
+        return new
+
+    def remove_counter(self, card_id: int, name: str) -> CardInstance:
+        """Remove counter ``name`` from a card; nothing changes if it has none.
+
+        Returns:
+            The (possibly new) instance.
+
+        Raises:
+            EngineError: unknown card.
+        """
+        card = self.card(card_id)
+        if name not in card.counters:
+            return card
+        counters = {k: v for k, v in card.counters.items() if k != name}
+        new = _replace(card, counters=counters)
+        self.state.cards[card_id] = new
+        return new
+
     def zone(self, zone_id: str) -> Zone:
         """Return a zone by id.
 
@@ -678,16 +766,22 @@ class Engine(Generic[S]):
                 else:
                     src_cards.insert(pos, card_id)
                 raise
-        if face_down is not None:
-            card.face_down = face_down
-        if controller is not None:
-            card.controller = controller
+        # card instances are immutable: build the moved one and put it in its place (the
+        # constructor with every field is cheaper than msgspec.structs.replace)
+        if face_down is None:
+            face_down = card.face_down
+        if controller is None:
+            controller = card.controller
         if reset if reset is not None else src.kind != dst.kind:
-            card.exhausted = False
-            if card.counters:
-                card.counters = {}
-            card.attached_to = None
-        card.zone = to_zone
+            card = CardInstance(id=card_id, code=card.code, owner=card.owner,
+                                controller=controller, zone=to_zone, face_down=face_down,
+                                counters={} if card.counters else card.counters)
+        else:
+            card = CardInstance(id=card_id, code=card.code, owner=card.owner,
+                                controller=controller, zone=to_zone, face_down=face_down,
+                                exhausted=card.exhausted, counters=card.counters,
+                                attached_to=card.attached_to)
+        state.cards[card_id] = card
         # _union(n, before, _mask(n, card, dst), reveal), inline
         if reveal or before == ALL_PLAYERS:
             seen = ALL_PLAYERS
@@ -749,7 +843,7 @@ class Engine(Generic[S]):
         zone = state.zones[card.zone]
         n = state.num_players
         before = _mask(n, card, zone)
-        card.face_down = face_down
+        card = self.state.cards[card_id] = _replace(card, face_down=face_down)
         seen = _union(n, before, _mask(n, card, zone), False)
         return self.emit(kind or ("turned_down" if face_down else "revealed"),
                          player=card.controller, card=card_id, code=card.code, src=zone.id,

@@ -379,7 +379,9 @@ class Match(Generic[S]):
         """An independent copy of the match; decisions are copied too.
 
         The state is copied by :func:`copy_state` (a msgpack round trip, with the
-        card instances and zones copied directly); the copy encodes to the same bytes.
+        zones copied directly and the immutable card instances shared, see
+        :class:`tcgcore.CardInstance`); the copy encodes to the same bytes, and neither
+        match can change the other.
         """
         state = copy_state(self.spec, self.state)
         return Match(self.spec, state, seed=self.seed, players=self.players,
@@ -483,19 +485,20 @@ class Match(Generic[S]):
 
 
 def copy_state(spec: GameSpec[S], state: S) -> S:
-    """An independent deep copy of ``state`` that encodes to the same bytes.
+    """An independent copy of ``state`` that encodes to the same bytes.
 
     Everything except the card instances and the zones goes through a msgpack round
-    trip with the game's codecs (so any field a game adds is copied). The cards and
-    zones, the bulk of a state, have a fixed shape of immutable scalars plus one list
-    or dict each, so they are copied field by field, which is about twice as fast as
-    decoding them.
+    trip with the game's codecs (so any field a game adds is copied). Card instances
+    are immutable (a write replaces the instance in ``state.cards``, see
+    :class:`CardInstance`), so the copy shares them: only the list is copied. Zones,
+    a fixed shape of immutable scalars plus one list each, are copied field by
+    field, which is about twice as fast as decoding them.
     """
     codecs = spec.codecs
     replace = msgspec.structs.replace
     shell = replace(state, cards=[], zones={})
     copy: S = codecs.mp_dec.decode(codecs.mp_enc.encode(shell))
-    copy.cards = [replace(card, counters=card.counters.copy()) for card in state.cards]
+    copy.cards = state.cards.copy()
     copy.zones = {key: replace(zone, cards=zone.cards.copy())
                   for key, zone in state.zones.items()}
     return copy

@@ -3,9 +3,9 @@
 A match state is one tree of Structs with no object references: cards are named
 by integer instance ids, zones by string ids, players by seat numbers (0-based).
 That is what makes a state cheap to copy (``tcgcore._match.copy_state``: the card
-instances and zones, each a few scalars plus one list or dict, are copied directly,
-everything else goes through a msgpack round trip), safe to save at any decision
-point, and identical on every machine.
+instances are immutable and shared, the zones, each a few scalars plus one list, are
+copied directly, everything else goes through a msgpack round trip), safe to save at
+any decision point, and identical on every machine.
 
 The encoded form (save format 1) is deliberately plain: a :class:`CardInstance` is a
 msgpack array (``array_like``: no field names, trailing defaults omitted), a
@@ -25,6 +25,7 @@ step, option, event or trigger refer to itself (it holds data only anyway).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Generic, Literal, TypeVar
 
 import msgspec
@@ -78,8 +79,21 @@ class Step(msgspec.Struct, tag_field="step", kw_only=True, omit_defaults=True, g
     """
 
 
-class CardInstance(msgspec.Struct, kw_only=True, omit_defaults=True, array_like=True, gc=False):
-    """One physical card in a match.
+class CardInstance(msgspec.Struct, kw_only=True, omit_defaults=True, array_like=True, gc=False,
+                   frozen=True):
+    """One physical card in a match; immutable.
+
+    A card instance is never changed in place: setting an attribute raises
+    ``AttributeError``, and the ``counters`` map must never be mutated either (it is
+    typed as a read-only ``Mapping``). To change a card, a game replaces the whole
+    instance in ``GameState.cards`` through the engine (:meth:`Engine.update_card`,
+    :meth:`Engine.set_counter`, :meth:`Engine.add_counter`,
+    :meth:`Engine.remove_counter`, or :meth:`Engine.move` / :meth:`Engine.flip`),
+    each of which returns the new instance. That is what lets a clone of a match
+    share the card instances with the original (:func:`tcgcore._match.copy_state`
+    copies only the list of pointers). A reference to an instance taken before a
+    write goes on showing the old values: re-read ``state.cards[id]`` (or use the
+    returned instance) after changing a card.
 
     Attributes:
         id: stable instance id, equal to the card's index in ``GameState.cards``.
@@ -89,7 +103,8 @@ class CardInstance(msgspec.Struct, kw_only=True, omit_defaults=True, array_like=
         zone: id of the zone the card is in.
         face_down: the card is face down; only its controller may look at it.
         exhausted: the card is exhausted (tapped, 横置).
-        counters: named counters on the card (damage, doom, clues, uses …).
+        counters: named counters on the card (damage, doom, clues, uses …); a
+            read-only map (decoded as a ``dict``; never mutate it, build a new one).
         attached_to: instance id of the card this one is attached to, if any.
     """
 
@@ -100,7 +115,7 @@ class CardInstance(msgspec.Struct, kw_only=True, omit_defaults=True, array_like=
     zone: str
     face_down: bool = False
     exhausted: bool = False
-    counters: dict[str, int] = {}
+    counters: Mapping[str, int] = {}
     attached_to: int | None = None
 
 

@@ -13,6 +13,10 @@ many seeded random games to the end and, after every decision, checks that
   choice is shown only to its chooser;
 * every game ends with a well-formed result and its replay verifies.
 
+:func:`clone_independence_check` checks that :meth:`tcgcore.Match.clone` gives a
+copy that shares nothing a game can change (card instances are shared, which is
+safe only because every write replaces them; see :class:`tcgcore.CardInstance`).
+
 Usage in a plugin's tests::
 
     from tcgcore.testing import random_playout_check
@@ -31,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-from ._agents import Agent, RandomAgent
+from ._agents import Agent, RandomAgent, play_out
 from ._errors import IllegalChoice
 from ._match import Match, new_match, replay
 from ._model import EMPTY_SLOT, Choice
@@ -39,7 +43,7 @@ from ._plugins import Registry
 from ._views import build_view
 
 __all__ = ["ConformanceError", "ConformanceReport", "assert_illegal_choices_atomic",
-           "assert_view_hides", "random_playout_check"]
+           "assert_view_hides", "clone_independence_check", "random_playout_check"]
 
 
 class ConformanceError(AssertionError):
@@ -148,7 +152,8 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
     if pair is not None:
         clone = match.clone()
         ca, cb = clone.state.cards[pair[0]], clone.state.cards[pair[1]]
-        ca.code, cb.code = cb.code, ca.code
+        clone.engine.update_card(pair[0], code=cb.code)
+        clone.engine.update_card(pair[1], code=ca.code)
         if enc.encode(build_view(spec, clone.state, player)) != base:
             raise ConformanceError(
                 f"{match.game}: view of {player} changes when hidden cards {pair[0]} and "
@@ -294,3 +299,71 @@ def random_playout_check(
         report.reasons[a.result.reason] += 1
         report.draws += a.result.draw
     return report
+
+
+def clone_independence_check(
+    game: str,
+    *,
+    seeds: Iterable[int] = range(3),
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    registry: Registry | None = None,
+    every: int = 10,
+    max_decisions: int = 20_000,
+) -> int:
+    """Check that a clone and its original never change each other, both ways.
+
+    Plays one seeded uniformly random game per seed. At every ``every``-th decision
+    it clones the match and (1) plays the clone on to the end with other random
+    answers, then checks that the original's state bytes did not change; (2) keeps a
+    second clone and, when the original has played on to the end of the game,
+    checks that this clone's state bytes did not change either.
+
+    Args:
+        game: registered game name.
+        seeds: one game per seed (the match seed; the agents are seeded from it).
+        players: seats per game (game default if ``None``).
+        options: game options.
+        registry: where to find the game.
+        every: clone at every this many decisions (``>= 1``).
+        max_decisions: a game (or a clone's continuation) longer than this fails.
+
+    Returns:
+        How many clone points were checked.
+
+    Raises:
+        ConformanceError: the first clone that changed its original or was changed by
+            it, naming game, seed and decision.
+    """
+    opts = dict(options or {})
+    points = 0
+    for seed in seeds:
+        a = new_match(game, seed=seed, players=players, registry=registry, **opts)
+        n = a.state.num_players
+        seat_agents = [RandomAgent(seed * 7919 + s) for s in range(n)]
+        kept: list[tuple[int, Match[Any], bytes]] = []
+        index = 0
+        while a.result is None:
+            if index >= max_decisions:
+                raise _fail(game, seed, index, f"no result after {max_decisions} decisions")
+            choice = a.pending
+            if choice is None:
+                raise _fail(game, seed, index, "neither a result nor a pending choice")
+            if index % every == 0:
+                points += 1
+                before = a.state_bytes()
+                twin = a.clone()
+                if twin.state_bytes() != before:
+                    raise _fail(game, seed, index, "the clone encodes differently")
+                others = [RandomAgent(seed * 104_729 + index * 31 + s) for s in range(n)]
+                if play_out(twin, others, max_decisions=max_decisions) is None:
+                    raise _fail(game, seed, index, "the clone did not finish")
+                if a.state_bytes() != before:
+                    raise _fail(game, seed, index, "playing the clone on changed the original")
+                kept.append((index, a.clone(), before))
+            a.choose(choice.player, seat_agents[choice.player].decide(a, choice))
+            index += 1
+        for at, twin, before in kept:
+            if twin.state_bytes() != before:
+                raise _fail(game, seed, at, "playing the original on changed its clone")
+    return points

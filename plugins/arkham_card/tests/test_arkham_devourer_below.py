@@ -351,7 +351,7 @@ def test_A993_6_disrupting_the_ritual_needs_clues_and_gives_R1() -> None:
     assert f"activate:{act}:0" not in keys(m)
     m2 = as_devourer(scenario(woods(inv(clues=1), acts=["01148"], tokens=["+1"])))
     act2 = st(m2).zones["acts"].cards[0]
-    st(m2).cards[act2].counters["clues"] = 1
+    m2.engine.set_counter(act2, "clues", 1)
     answer(m2, f"activate:{act2}:0")
     answer(m2, "a")
     r = result(m2)
@@ -428,7 +428,7 @@ def test_A994_6_umordhoth_is_massive_readies_and_takes_lita() -> None:
     assert f"engage:{umor}" not in keys(m)
     answer(m, "inv:1")
     assert f"activate:{umor}:0" not in keys(m)  # no Lita for the seeker
-    st(m).cards[umor].exhausted = True  # as if evaded
+    m.engine.update_card(umor, exhausted=True)  # as if evaded
     answer(m, "end_turn")
     assert not st(m).cards[umor].exhausted  # readied at the end of the turn
     assert f"activate:{umor}:0" in keys(m)
@@ -463,7 +463,7 @@ def test_A994_6_defeating_umordhoth_is_R2() -> None:
     d = woods(inv(), acts=["01145b"], agendas=[], tokens=["+1"],
               enemies=[{"code": "01157", "location": "01149", "damage": 5}])
     m = as_devourer(scenario(d))
-    st(m).cards[enemy(m, "01157")].counters["damage"] = 9  # health 6 + 4
+    m.engine.set_counter(enemy(m, "01157"), "damage", 9)  # health 6 + 4
     answer(m, f"fight:{enemy(m, '01157')}")
     if kind(m) == "use_trigger":
         answer(m, "no")

@@ -303,7 +303,7 @@ def test_A983_4_reference_card_tokens() -> None:
     m = mm(players=2, seed=2)
     state = st(m)
     assert token_modifier(state, 0, "skull") == -1  # an Acolyte with 1 doom
-    state.cards[enemy(m, "01169")].counters["doom"] = 3
+    m.engine.set_counter(enemy(m, "01169"), "doom", 3)
     assert token_modifier(state, 0, "skull") == -3
     assert token_modifier(state, 0, "cultist") == -2 and token_modifier(state, 0, "tablet") == -3
     hard = mm(players=2, seed=2, difficulty="hard")
@@ -366,10 +366,10 @@ def test_A983_5_A985_4_A985_5_midnight_is_resolution_2_with_its_log() -> None:
     state = st(m)
     first = state.zones["agendas"].cards.pop(0)  # as if agenda 1 had left play
     state.zones["out"].cards.append(first)
-    state.cards[first].zone = "out"
+    m.engine.update_card(first, zone="out")
     ag = state.zones["agendas"].cards[0]
     assert state.cards[ag].code == "01122"
-    state.cards[ag].counters["doom"] = 7
+    m.engine.set_counter(ag, "doom", 7)
     answer(m, "resource")  # a fresh decision
     assert f"activate:{ag}:0" in keys(m)  # the agenda's resign action
     for _ in range(400):
@@ -394,11 +394,11 @@ def test_A985_4_A985_5_resigning_writes_resolution_1_entries() -> None:
     ag = state.zones["agendas"].cards[0]
     priest = next(c.id for c in state.cards if c.code == "01116")
     m.state.zones["encounter"].cards.remove(priest)
-    state.cards[priest].zone = "victory"
+    m.engine.update_card(priest, zone="victory")
     m.state.zones["victory"].cards.append(priest)
     peter = next(c.id for c in state.cards if c.code == "01139")
     m.state.zones["cultists"].cards.remove(peter)
-    state.cards[peter].zone = "victory"
+    m.engine.update_card(peter, zone="victory")
     m.state.zones["victory"].cards.append(peter)
     answer(m, f"activate:{ag}:0")
     r = result(m)
@@ -419,7 +419,7 @@ def _put(m: tcgcore.Match[Any], code: str, zone: str) -> int:
     cid = next(c.id for c in state.cards if c.code == code)
     state.zones[state.cards[cid].zone].cards.remove(cid)
     state.zones[zone].cards.append(cid)
-    state.cards[cid].zone = zone
+    m.engine.update_card(cid, zone=zone)
     return cid
 
 
@@ -430,7 +430,7 @@ def test_A983_3_A985_4_A985_5_resolution_1_log_in_the_real_scenario() -> None:
     _put(m, "01121b", "victory")
     north = loc(m, "01134")
     victoria = _put(m, "01140", f"at.{north}")
-    st(m).cards[victoria].exhausted = True
+    m.engine.update_card(victoria, exhausted=True)
     st(m).inv[0].location = north
     st(m).inv[0].resources = 5
     answer(m, "draw")  # a fresh decision at Northside

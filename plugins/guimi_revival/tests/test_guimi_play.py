@@ -107,7 +107,7 @@ def test_heuristic_decides_from_the_view_only() -> None:
             hidden = st.zones["hand.1"].cards + st.zones["deck.1"].cards
             codes = [st.cards[c].code for c in hidden]
             for c, code in zip(hidden, reversed(codes), strict=True):
-                st.cards[c].code = code
+                twin.engine.update_card(c, code=code)
             assert HeuristicAgent(1).decide(twin, ch) == agent0.decide(m, ch)
             m.choose(0, agent0.decide(m, ch))
         else:

@@ -878,7 +878,7 @@ def _put_asset(eng: Eng, seat: int, cid: int) -> None:
         return
     eng.move(cid, Z_PLAY[seat], kind="entered_play")
     if d.uses is not None:
-        state.cards[cid].counters["uses"] = d.uses.count  # A204.1
+        eng.set_counter(cid, "uses", d.uses.count)  # A204.1
     eng.emit("asset_played", player=seat, card=cid, code=d.code)
     if d.effects:
         run_effects(eng, seat, d.effects, cid)  # "after it enters play" effects
@@ -905,9 +905,9 @@ def _do_activate(eng: Eng, step: DoActivate) -> None:
         return
     card = state.cards[cid]
     if ab.exhaust:
-        card.exhausted = True
+        card = eng.update_card(cid, exhausted=True)
     if ab.uses:
-        card.counters["uses"] = card.counters.get("uses", 0) - ab.uses
+        card = eng.add_counter(cid, "uses", -ab.uses)
     if ab.resources:
         state.inv[seat].resources -= ab.resources
     if ab.clue_cost:  # A993.6

@@ -389,8 +389,7 @@ def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
 
 def add_uses(eng: Eng, seat: int, cid: int, amount: int) -> None:
     """Put ``amount`` use tokens on an asset (Extra Ammunition, Book of Shadows)."""
-    counters = eng.state.cards[cid].counters
-    counters["uses"] = counters.get("uses", 0) + amount
+    eng.add_counter(cid, "uses", amount)
     eng.emit("uses_added", player=seat, card=cid, amount=amount)
 
 
@@ -403,7 +402,7 @@ def phase_stamp(state: ArkhamState) -> int:
 def blank_enemy(eng: Eng, seat: int, eid: int) -> None:
     """Mind Wipe (A978.6): the enemy's text box is blank until the end of this phase
     (its ``blank`` counter holds the phase's stamp, see :func:`phase_stamp`)."""
-    eng.state.cards[eid].counters["blank"] = phase_stamp(eng.state)
+    eng.set_counter(eid, "blank", phase_stamp(eng.state))
     eng.emit("blanked", player=seat, card=eid)
 
 
@@ -481,7 +480,7 @@ def card_reaction(eng: Eng, seat: int, src: int, ab: Ability, card: int, event: 
     ``enemy:<id>`` when there are several)."""
     state = eng.state
     if ab.exhaust:
-        state.cards[src].exhausted = True
+        eng.update_card(src, exhausted=True)
     if ab.discard:
         discard_card(eng, src)
     for e in ab.effects:
@@ -490,8 +489,7 @@ def card_reaction(eng: Eng, seat: int, src: int, ab: Ability, card: int, event: 
                 discard_card(eng, card)
                 drop_stale_reactions(eng, card)  # a second Disc has nothing left (A904.2)
         elif e.op == "redirect_attack":
-            counters = state.cards[src].counters
-            counters["horror"] = counters.get("horror", 0) + e.amount
+            counters = eng.add_counter(src, "horror", e.amount).counters
             sanity = dof(state, src).sanity
             if sanity is not None and counters["horror"] >= sanity:
                 discard_card(eng, src)  # she is defeated

@@ -177,7 +177,8 @@ def identify_woods(eng: Eng, loc: int) -> None:
     if not pool:  # pragma: no cover - six Woods for at most four placeholders
         return
     pick = pool[eng.rng.randbelow(len(pool))]
-    card.code, state.cards[pick].code = state.cards[pick].code, WOODS_BACK
+    eng.update_card(loc, code=state.cards[pick].code)
+    eng.update_card(pick, code=WOODS_BACK)
 
 
 def setup(eng: Eng) -> None:
@@ -208,7 +209,7 @@ def setup(eng: Eng) -> None:
     doom = starting_doom(len(known_got_away(state)))
     ag = current_agenda(state)
     if doom and ag >= 0:
-        state.cards[ag].counters["doom"] = doom  # A991.5
+        eng.set_counter(ag, "doom", doom)  # A991.5
     if ELDER_THING not in state.bag:  # A991.6: for the rest of the campaign
         state.bag.append(ELDER_THING)
         state.chaos_add_out.append(ELDER_THING)
@@ -258,9 +259,8 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
             eng.push(AdvanceAct())
     elif op == "refill_clues" and source >= 0:  # Ritual Site (A992.6)
         need = e.amount * n
-        counters = state.cards[source].counters
-        if counters.get("clues", 0) < need:
-            counters["clues"] = need
+        if state.cards[source].counters.get("clues", 0) < need:
+            eng.set_counter(source, "clues", need)
             eng.emit("clues_placed", card=source, amount=need)
     elif op == "db_resolution":
         resolution(eng, e.code)
@@ -319,8 +319,7 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
     elif op == "clue_on_act":  # act 3 (A993.6)
         act = current_act(state)
         if act >= 0:
-            counters = state.cards[act].counters
-            counters["clues"] = counters.get("clues", 0) + 1
+            counters = eng.add_counter(act, "clues", 1).counters
             eng.emit("clue_on_act", player=seat, card=act, amount=counters["clues"])
             if counters["clues"] >= e.amount * n:
                 eng.push(AdvanceAct())
@@ -336,7 +335,7 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
     elif op == "heal_enemy_self" and source >= 0:  # Relentless Dark Young
         counters = state.cards[source].counters
         if counters.get("damage", 0):
-            counters["damage"] = max(0, counters["damage"] - e.amount)
+            eng.set_counter(source, "damage", max(0, counters["damage"] - e.amount))
             eng.emit("enemy_healed", card=source, amount=e.amount)
     elif op == "doom_nearest_enemy":  # cultist token (A995.3)
         here = state.inv[seat].location
@@ -483,7 +482,7 @@ def turn_end(eng: Eng) -> None:
         card = cards[eid]
         if card.exhausted and is_enemy(state, eid) and \
                 "ready_turn_end" in dof(state, eid).keywords:
-            card.exhausted = False
+            eng.update_card(eid, exhausted=False)
             eng.emit("enemy_readied", card=eid, code=card.code)
 
 

@@ -193,7 +193,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
             loc = location_of(state, eid)
             if not state.cards[eid].zone.startswith("at."):
                 eng.move(eid, Z_AT[loc], kind="disengaged")
-            state.cards[eid].exhausted = True
+            eng.update_card(eid, exhausted=True)
             # Ruth Turner's forced "after evaded" (A984.4) is collected as a forced
             # trigger of this event, so it resolves before reactions such as Close Call
             eng.emit("enemy_auto_evaded", player=seat, card=eid)
@@ -371,7 +371,8 @@ def _player_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
         eng.emit("actions_gained", player=seat, amount=e.amount)
     elif op == "counter_self" and source >= 0:
         counters = state.cards[source].counters
-        counters[e.code] = max(0, counters.get(e.code, 0) + e.amount)
+        counters = eng.set_counter(source, e.code,
+                                   max(0, counters.get(e.code, 0) + e.amount)).counters
         if e.amount < 0 and counters[e.code] == 0:  # The Necronomicon: empty -> discard
             discard_card(eng, source)
     elif op == "flag":
@@ -417,13 +418,11 @@ def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
         for cid in state.zones[Z_PLAY[seat]].cards:
             d = dof(state, cid)
             if d.uses is not None and e.trait in _traits(d):
-                counters = state.cards[cid].counters
-                counters["uses"] = counters.get("uses", 0) + e.amount
+                eng.add_counter(cid, "uses", e.amount)
                 eng.emit("uses_added", player=seat, card=cid, amount=e.amount)
                 break
     elif op == "harm_self" and source >= 0:  # Beat Cop (2): 1 damage on itself
-        counters = state.cards[source].counters
-        counters["damage"] = counters.get("damage", 0) + e.amount
+        counters = eng.add_counter(source, "damage", e.amount).counters
         health = dof(state, source).health
         if health is not None and counters["damage"] >= health:
             discard_card(eng, source)
@@ -440,9 +439,7 @@ def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
             eid = int(e.target[5:])
             found = [eid] if state.cards[eid].zone.startswith(("at.", "threat.")) else []
         if found:
-            card = state.cards[found[0]]
-            card.counters.clear()
-            card.exhausted = False
+            eng.update_card(found[0], counters={}, exhausted=False)
             eng.move(found[0], "encounter", kind="shuffled_back")
             eng.shuffle("encounter")
     elif op == "return_to_hand" and source >= 0:  # Magnifying Glass (1) (A978.9)
@@ -511,5 +508,5 @@ def _evade_enemy(eng: Eng, seat: int, eid: int) -> None:
         return
     if not state.cards[eid].zone.startswith("at."):
         eng.move(eid, Z_AT[loc], kind="disengaged")
-    state.cards[eid].exhausted = True
+    eng.update_card(eid, exhausted=True)
     eng.emit("enemy_evaded", player=seat, card=eid)  # Ruth Turner: a forced trigger (A984.4)

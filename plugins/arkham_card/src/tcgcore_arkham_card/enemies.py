@@ -171,8 +171,7 @@ def _place_harm(eng: Eng, step: Harm) -> None:
         if tgt == "inv" or n <= 0:
             continue
         cid = int(tgt)
-        counters = state.cards[cid].counters
-        counters[kind] = counters.get(kind, 0) + n
+        counters = eng.add_counter(cid, kind, n).counters
         d = dof(state, cid)
         if kind == "damage" and "damaged_by_attack" in d.forced and step.source >= 0 and \
                 is_enemy(state, step.source) and \
@@ -241,8 +240,7 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
     loc = inv.location
     eng.emit("investigator_eliminated", player=seat, data={"reason": step.reason})
     if loc >= 0 and inv.clues:
-        c = state.cards[loc].counters
-        c["clues"] = c.get("clues", 0) + inv.clues  # A705.3
+        eng.add_counter(loc, "clues", inv.clues)  # A705.3
     inv.clues = 0
     inv.resources = 0  # A705.4
     engage_after: list[int] = []
@@ -373,7 +371,7 @@ def _after_attack(eng: Eng, step: AfterAttack) -> None:
         eng.push(ElusiveMove(enemy=eid))  # A610.1 (it exhausts as it leaves)
         return
     if step.exhaust and not has_kw(d, "massive"):
-        card.exhausted = True  # A417.5
+        eng.update_card(eid, exhausted=True)  # A417.5
         eng.emit("enemy_exhausted", card=eid, code=card.code)
 
 
@@ -385,7 +383,7 @@ def _damage_enemy(eng: Eng, step: DamageEnemy) -> None:
     card = state.cards[eid]
     if not card.zone.startswith(("at.", "threat.")) or step.amount <= 0:
         return
-    card.counters["damage"] = card.counters.get("damage", 0) + step.amount
+    card = eng.add_counter(eid, "damage", step.amount)
     eng.emit("enemy_damaged", player=step.seat if step.seat >= 0 else None, card=eid,
              amount=step.amount)
     if card.counters["damage"] >= enemy_health(state, eid):
@@ -431,7 +429,7 @@ def _elusive_answer(eng: Eng, step: ElusiveAnswer) -> None:
 
 def _elusive_to(eng: Eng, eid: int, loc: int) -> None:
     eng.move(eid, Z_AT[loc], kind="enemy_moved")
-    eng.state.cards[eid].exhausted = True
+    eng.update_card(eid, exhausted=True)
 
 
 @spec.handles(EnemyPhase)
@@ -598,6 +596,6 @@ def _end_enemy_phase(eng: Eng, step: EndEnemyPhase) -> None:
     for loc in state.zones["locations"].cards:
         for eid in state.zones[Z_AT[loc]].cards:
             if is_enemy(state, eid) and has_kw(dof(state, eid), "massive") and seats_at(state, loc):
-                state.cards[eid].exhausted = True
+                eng.update_card(eid, exhausted=True)
     eng.emit("phase_ended", data={"phase": "enemy"})
     eng.push(*_agenda_forced(state, "enemy_phase_end"), UpkeepPhase())

@@ -297,7 +297,7 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "heal_self" and source >= 0:  # A984.5 "Wolf-Man" Drew
         c = state.cards[source].counters
         if c.get("damage", 0) > 0:
-            c["damage"] = max(0, c["damage"] - e.amount)
+            eng.set_counter(source, "damage", max(0, c["damage"] - e.amount))
     elif op == "to_victory" and source >= 0:
         _to_victory(eng, seat, source)
     elif op == "discard_to_victory" and inv is not None:  # A984.6 Herman Collins
@@ -372,8 +372,7 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         amount = min(amount, inv.clues)
         if amount > 0 and inv.location >= 0:
             inv.clues -= amount
-            c = state.cards[inv.location].counters
-            c["clues"] = c.get("clues", 0) + amount
+            eng.add_counter(inv.location, "clues", amount)
             eng.emit("clues_placed", player=seat, card=inv.location, amount=amount)
     elif op == "wings_of_darkness" and inv is not None:  # A985.2
         old = inv.location

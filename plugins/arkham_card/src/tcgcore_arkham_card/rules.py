@@ -667,24 +667,26 @@ def draw_cards(eng: Eng, seat: int, count: int) -> None:
             eng.push(ResolveEncounter(seat=seat, card=cid))
 
 
-def place_clues(state: ArkhamState, loc: int) -> None:
+def place_clues(eng: Eng, loc: int) -> None:
+    """Put a location's printed clues on it (per investigator unless fixed, A211.4)."""
+    state = eng.state
     d = dof(state, loc)
     if d.clues:
         n = d.clues if d.clues_fixed else d.clues * state.num_players
-        state.cards[loc].counters["clues"] = state.cards[loc].counters.get("clues", 0) + n
+        eng.add_counter(loc, "clues", n)
 
 
 def reveal_location(eng: Eng, loc: int) -> None:
     """Reveal a location and place its clues, once (A211.2–A211.4)."""
     state = eng.state
-    card = state.cards[loc]
-    if card.counters.get("revealed", 0):
+    if state.cards[loc].counters.get("revealed", 0):
         return
-    card.counters["revealed"] = 1
+    eng.set_counter(loc, "revealed", 1)
     _devourer_rules.identify_woods(eng, loc)  # A991.2: which Woods it is, decided now
-    place_clues(state, loc)
+    place_clues(eng, loc)
     if dof(state, loc).unrevealed_symbol:
         rebuild_adjacency(state)  # its revealed side links differently (A992.1)
+    card = state.cards[loc]  # re-read: identify_woods and place_clues replaced it
     eng.emit("location_revealed", card=loc, code=card.code,
              amount=card.counters.get("clues", 0))
 
@@ -712,8 +714,7 @@ def add_doom(eng: Eng, cid: int, amount: int) -> int:
     """Place ``amount`` doom on card ``cid`` and emit ``doom_placed``; returns the doom
     now in play (:func:`doom_in_play`, A402.2), which the event also carries."""
     state = eng.state
-    counters = state.cards[cid].counters
-    counters["doom"] = counters.get("doom", 0) + amount
+    eng.add_counter(cid, "doom", amount)
     in_play = doom_in_play(state)
     eng.emit("doom_placed", card=cid, code=state.cards[cid].code, amount=amount,
              data={"in_play": in_play, "threshold": agenda_threshold(state)})
@@ -751,8 +752,7 @@ def gain_clues(eng: Eng, seat: int, amount: int) -> None:
     inv = state.inv[seat]
     if inv.location < 0:
         return
-    counters = state.cards[inv.location].counters
-    got = min(amount, counters.get("clues", 0))
+    got = min(amount, state.cards[inv.location].counters.get("clues", 0))
     if got <= 0 or _midnight_rules.clues_blocked(state, seat):  # The Masked Hunter (A984.2)
         return
     for cid in state.zones[Z_THREAT[seat]].cards:
@@ -760,10 +760,10 @@ def gain_clues(eng: Eng, seat: int, amount: int) -> None:
         if cc.get("clues", 0) > 0 and "cover_up" in dof(state, cid).keywords:
             # Cover Up: the discovered clues come off it instead of the location
             took = min(got, cc["clues"])
-            cc["clues"] -= took
+            eng.add_counter(cid, "clues", -took)
             eng.emit("clues_covered", player=seat, card=cid, amount=took)
             return
-    counters["clues"] -= got
+    eng.add_counter(inv.location, "clues", -got)
     inv.clues += got
     eng.emit("clues_discovered", player=seat, card=inv.location, amount=got)
 
@@ -1551,7 +1551,7 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
     for zid in zone_ids(state, _PLAY_ZONE_PREFIXES):
         for cid in zones[zid].cards:
             if cid >= 0 and cards[cid].exhausted:
-                cards[cid].exhausted = False  # A418.2
+                eng.update_card(cid, exhausted=False)  # A418.2
                 readied.append(cid)
     seats = player_order(state)
     for s in seats:
@@ -1562,7 +1562,7 @@ def _upkeep(eng: Eng, step: UpkeepPhase) -> None:
     for card in cards:
         counters = card.counters
         if counters and "blank" in counters:
-            del counters["blank"]  # Mind Wipe ends (A978.6)
+            eng.remove_counter(card.id, "blank")  # Mind Wipe ends (A978.6)
     if state.group_limits:
         state.group_limits = {k: v for k, v in state.group_limits.items()
                               if not k.endswith(("_round", "_turn", "_phase",
@@ -1678,7 +1678,7 @@ def _advance_agenda(eng: Eng, step: AdvanceAgenda) -> None:
         if zid in ("locations", "agendas") or zid.startswith(_PLAY_ZONE_PREFIXES):
             for cid in zone.cards:
                 if cid >= 0 and "doom" in state.cards[cid].counters:
-                    del state.cards[cid].counters["doom"]
+                    eng.remove_counter(cid, "doom")
     eng.emit("agenda_advanced", card=ag, code=state.cards[ag].code)
     eng.move(ag, "out", kind="flipped")
     run_effects(eng, state.lead, dof(state, ag).back, ag)

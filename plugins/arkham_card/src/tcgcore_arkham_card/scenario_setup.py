@@ -591,17 +591,16 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
         _typed(_check_code(state, ld.code, f"locations[{i}]"), "location", f"locations[{i}]")
         lid = _add_location(eng, ld.code, "locations")
         locs[ld.code] = lid
-        counters = state.cards[lid].counters
         if ld.revealed:
-            counters["revealed"] = 1
+            eng.set_counter(lid, "revealed", 1)
             if ld.clues is None:
                 from .rules import place_clues
 
-                place_clues(state, lid)
+                place_clues(eng, lid)
         if ld.clues is not None:
-            counters["clues"] = ld.clues
+            eng.set_counter(lid, "clues", ld.clues)
         if ld.doom:
-            counters["doom"] = ld.doom
+            eng.set_counter(lid, "doom", ld.doom)
     for code in desc.set_aside:
         d = _check_code(state, code, "set_aside")
         if d.type_code == "location":
@@ -642,12 +641,12 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
                                    f"investigators[{s}].assets", ad.code, "A205.2")
             acard = eng.add_card(ad.code, s, f"play.{s}")
             if ad.uses is not None:
-                acard.counters["uses"] = int(spec_a.get("uses", ad.uses.count))
+                eng.set_counter(acard.id, "uses", int(spec_a.get("uses", ad.uses.count)))
             for k in ("damage", "horror", "doom"):
                 if spec_a.get(k):
-                    acard.counters[k] = int(spec_a[k])
+                    eng.set_counter(acard.id, k, int(spec_a[k]))
             if spec_a.get("exhausted"):
-                acard.exhausted = True
+                eng.update_card(acard.id, exhausted=True)
     if not 0 <= desc.lead < len(desc.investigators):
         raise tcgcore.OptionsError(f"{GAME}: lead {desc.lead} is not an investigator seat "
                                    f"(0..{len(desc.investigators) - 1})")
@@ -669,11 +668,12 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
                                            "is not in play")
             zone = f"at.{locs[ed.location]}"
         ecard = eng.add_card(ed.code, SCENARIO_OWNER, zone)
-        ecard.exhausted = ed.exhausted
+        if ed.exhausted:
+            eng.update_card(ecard.id, exhausted=True)
         if ed.damage:
-            ecard.counters["damage"] = ed.damage
+            eng.set_counter(ecard.id, "damage", ed.damage)
         if ed.doom:
-            ecard.counters["doom"] = ed.doom
+            eng.set_counter(ecard.id, "doom", ed.doom)
     for code in desc.acts:
         _typed(_check_code(state, code, "acts"), "act", "acts")
         eng.add_card(code, SCENARIO_OWNER, "acts")
@@ -681,7 +681,7 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
         _typed(_check_code(state, code, "agendas"), "agenda", "agendas")
         eng.add_card(code, SCENARIO_OWNER, "agendas")
     if desc.agenda_doom and state.zones["agendas"].cards:
-        state.cards[state.zones["agendas"].cards[0]].counters["doom"] = desc.agenda_doom
+        eng.set_counter(state.zones["agendas"].cards[0], "doom", desc.agenda_doom)
     for zone, codes in (("encounter", desc.encounter_deck),
                         ("encounter_discard", desc.encounter_discard),
                         ("victory", desc.victory)):

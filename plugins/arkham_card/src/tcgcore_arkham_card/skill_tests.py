@@ -252,8 +252,7 @@ def statue_answer(eng: Eng, step: CardChoiceAnswer, key: str) -> None:
             reveal_picked(eng, pick_token(eng))
             return
         first, second = pick_token(eng), pick_token(eng)
-        counters = state.cards[statue].counters
-        counters["uses"] = counters.get("uses", 0) - 1
+        counters = eng.add_counter(statue, "uses", -1).counters
         eng.emit("statue_used", player=seat, card=statue, data={"first": first,
                                                                 "second": second})
         if counters["uses"] <= 0:
@@ -681,7 +680,7 @@ def _asset_test_reactions(eng: Eng, test: SkillTest) -> list[tcgcore.Step]:
             if d.trigger_exhausts:
                 if card.exhausted:
                     continue
-                card.exhausted = True
+                eng.update_card(cid, exhausted=True)
             eng.emit("ability", player=test.seat, card=cid, data={"ability": k})
             out.append(Effects(seat=test.seat, effects=fx, source=cid))
     return out

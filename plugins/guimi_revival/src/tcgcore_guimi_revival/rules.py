@@ -548,7 +548,7 @@ def _start_game(eng: Eng, step: StartGame) -> None:
         rb = eng.state.rb[p]
         card = eng.state.cards[rb]
         if card.face_down:
-            card.face_down = False
+            eng.update_card(rb, face_down=False)
             eng.emit("revealed", player=p, card=rb, code=card.code, data={"why": "start"})
     eng.push(StartRound())
 
@@ -682,7 +682,7 @@ def _revival_phase(eng: Eng, step: RevivalPhase) -> None:
     for s in seats:
         for cid in [*zones[_UNITS[s]].cards, *zones[_REVIVAL[s]].cards]:
             if cid != EMPTY_SLOT and cards[cid].exhausted:
-                cards[cid].exhausted = False
+                eng.update_card(cid, exhausted=False)
                 eng.emit("untapped", player=s, card=cid, code=cards[cid].code)
     eng.push(*_timed(eng, p, "revival_phase"))
 
@@ -1196,8 +1196,7 @@ def _effects_of(eng: Eng, p: int, cid: int, timing: str) -> list[DoEffect]:
 
 def activate_event(eng: Eng, p: int, cid: int) -> None:
     """Turn an event face up and resolve it (074.2, 074.4-074.6)."""
-    card = eng.state.cards[cid]
-    card.face_down = False
+    card = eng.update_card(cid, face_down=False)
     eng.emit("event_activated", player=p, card=cid, code=card.code)
     eng.push(*_effects_of(eng, p, cid, "on_play"), FinishEvent(player=p, card=cid))
 
@@ -1229,15 +1228,14 @@ def _main_answer(eng: Eng, step: MainAnswer) -> None:
         state.events_played[p] += 1
         if parts[2] == "set":
             eng.move(cid, z("spirit", p), face_down=True, kind="set")
-            state.cards[cid].counters = {"set_turn": state.turn, "set_round": state.round}
+            eng.update_card(cid, counters={"set_turn": state.turn, "set_round": state.round})
         else:
             eng.move(cid, z("spirit", p), face_down=False, kind="played")
             activate_event(eng, p, cid)
     elif verb == "flip":  # 074.12
         activate_event(eng, p, cid)
     elif verb == "extra":  # 122.1
-        card = state.cards[cid]
-        card.face_down = False
+        card = eng.update_card(cid, face_down=False)
         eng.emit("extra_activated", player=p, card=cid, code=card.code)
         eng.push(*_effects_of(eng, p, cid, "on_play"), FinishExtra(player=p, card=cid))
     elif verb == "potion":  # 076.1
@@ -1430,7 +1428,7 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
         go_mad(eng, o, "effect")  # 112.1e
     elif op == "untap":
         for cid in cards_in(eng, "units", p):
-            state.cards[cid].exhausted = False
+            eng.update_card(cid, exhausted=False)
     elif op == "revive":  # 114
         if state.dead[p]:
             for cid in cards_in(eng, "status", p)[:n]:
@@ -1444,7 +1442,7 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
     elif op == "digest":  # as 104.1, outside an attack
         for sc in state.zones[z("stack", p)].cards:
             if state.cards[sc].face_down:
-                state.cards[sc].face_down = False
+                eng.update_card(sc, face_down=False)
                 eng.emit("digested", player=p, card=sc, code=state.cards[sc].code)
                 break
     elif op == "to_spirit":
@@ -1528,28 +1526,28 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
     elif op == "bounce":
         eng.move(cid, z("hand", card.owner), kind="bounced")
     elif op == "tap_unit":
-        card.exhausted = True
+        eng.update_card(cid, exhausted=True)
         eng.emit("tapped", player=card.controller, card=cid, code=card.code)
     elif op == "shield":
-        card.counters = {**card.counters, "unhittable": 1}
+        eng.update_card(cid, counters={**card.counters, "unhittable": 1})
     elif op == "set_extra":
         eng.move(cid, z("spirit", p), face_down=True, kind="set")
     elif op == "seek":
         eng.move(cid, z("spirit", p), face_down=False, kind="sought")
     elif op == "converge":
         eng.move(cid, z("spirit", p), face_down=False, kind="converged")
-        card.counters = {"seq": 1}
+        eng.update_card(cid, counters={"seq": 1})  # the moved instance, not ``card``
     elif op == "strength":
-        card.counters = {**card.counters, "bp_str": card.counters.get("bp_str", 0) + step.amount}
+        eng.add_counter(cid, "bp_str", step.amount)
     elif op == "weaken":
-        card.counters = {**card.counters, "bp_weak": card.counters.get("bp_weak", 0) + step.amount}
+        eng.add_counter(cid, "bp_weak", step.amount)
     elif op in ("destroy_item", "destroy_event"):
         eng.move(cid, z("underworld", card.owner), kind="destroyed")
     elif op == "spirit_to_hand":
         eng.move(cid, z("hand", p), kind="to_hand")
     elif op == "recur":
         eng.move(cid, z("units", p), slot=int(parts[2]), kind="recurred")
-        card.exhausted = True
+        eng.update_card(cid, exhausted=True)  # the moved instance, not ``card``
     else:
         _apply_source_choice(eng, p, op, cid)
 
@@ -1617,7 +1615,7 @@ def _battle_start(eng: Eng, step: BattleStart) -> None:
         for cid in cards_in(eng, "units", p):
             ctr = state.cards[cid].counters
             if ctr.get("protect"):
-                state.cards[cid].counters = {k: v for k, v in ctr.items() if k != "protect"}
+                eng.update_card(cid, counters={k: v for k, v in ctr.items() if k != "protect"})
     cards = state.cards
     info = card_infos(state)
     chars = _by_order(eng, _char_ids(eng, 0) + _char_ids(eng, 1))
@@ -1733,14 +1731,14 @@ def _attack_answer(eng: Eng, step: AttackAnswer) -> None:
         eng.push(BattleNext(index=step.index + 1))
         return
     target = int(key.split(":")[1])
-    state.cards[attacker].exhausted = True  # 094.3
+    eng.update_card(attacker, exhausted=True)  # 094.3
     state.attack = Attack(attacker=attacker, player=p, target=target)
     eng.emit("attack_declared", player=p, card=attacker, code=state.cards[attacker].code,
              data={"target": target})
     if attacker == state.rb[p]:  # 104.1
         for sc in state.zones[_STACK[p]].cards:
             if state.cards[sc].face_down:
-                state.cards[sc].face_down = False
+                eng.update_card(sc, face_down=False)
                 eng.emit("digested", player=p, card=sc, code=state.cards[sc].code)
                 break
     eng.push(InterceptAsk(), QuickWindow(player=p), QuickWindow(player=1 - p), AttackCheck(),
@@ -1765,7 +1763,7 @@ def _support_answer(eng: Eng, step: SupportAnswer) -> None:
     assert state.attack is not None
     for k in eng.answer:
         cid = int(k.split(":")[1])
-        state.cards[cid].exhausted = True
+        eng.update_card(cid, exhausted=True)
         state.attack.support.append(cid)
         eng.emit("supported", player=state.attack.player, card=cid, code=state.cards[cid].code)
 
@@ -1804,7 +1802,7 @@ def _intercept_answer(eng: Eng, step: InterceptAnswer) -> None:
     assert att is not None
     for k in eng.answer:
         cid = int(k.split(":")[1])
-        state.cards[cid].exhausted = True
+        eng.update_card(cid, exhausted=True)
         att.intercept.append(cid)
         eng.emit("intercepted", player=1 - att.player, card=cid, code=state.cards[cid].code)
 
@@ -1890,7 +1888,7 @@ def _apply_source_choice(eng: Eng, p: int, src: str, cid: int) -> None:
         ctr["protect"] = 1
     elif src == "brood_hive":
         ctr["unhittable"] = 1
-    card.counters = ctr
+    eng.update_card(cid, counters=ctr)
 
 
 def on_field(eng: Eng, cid: int) -> bool:
@@ -2009,7 +2007,8 @@ def _battle_cleanup(eng: Eng, step: BattleCleanup) -> None:
                 continue
             ctr = cards[cid].counters
             if ctr and any(k in ctr for k in _BP_COUNTERS):
-                cards[cid].counters = {k: v for k, v in ctr.items() if k not in _BP_COUNTERS}
+                eng.update_card(cid, counters={k: v for k, v in ctr.items()
+                                               if k not in _BP_COUNTERS})
     state.bp_minus = [0, 0]
     state.in_battle = False
     done = []

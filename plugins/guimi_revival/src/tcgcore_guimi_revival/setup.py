@@ -277,9 +277,10 @@ def build_scenario(eng: Eng, sc: ScenarioSpec, pool: CardPool) -> None:
         if code not in pool:
             raise _bad(f"player {p} {where}: unknown card {code!r}")
         card = eng.add_card(code, p, z(kind, p), face_down=face_down, slot=slot)
-        card.exhausted = tapped
+        if tapped:
+            eng.update_card(card.id, exhausted=True)
         if counters:
-            card.counters = counters
+            eng.update_card(card.id, counters=dict(counters))
         return card.id
 
     for p, ps in enumerate(sc.players):

@@ -2,9 +2,10 @@
 
 ``rules`` reads per-card facts from caches built once from the immutable card definitions
 (:func:`rules.card_infos`, the main-phase option records ``rules._OPTS`` and the move options
-``rules._MOVE_OPTS``). Each test here recomputes the same answer the plain way, straight from
-the :class:`CardDef` records (the code before the caches), and compares it at every decision
-of several seeded random games, with default and with non-default rules options and decks.
+``rules._MOVE_OPTS``, looked up per unit, slot and empty slots). Each test here recomputes the
+same answer the plain way, straight from the :class:`CardDef` records (the code before the
+caches), and compares it at every decision of several seeded random games, with default and
+with non-default rules options and decks.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ GAMES: list[tuple[int, dict[str, Any]]] = [
          "untap_scope": "all", "max_moves_per_turn": 0}),
     (4, {"decks": ["assassin", "sleepless"], "threshold_checks": "while_at_or_above",
          "ascension_start": "automatic", "trigger_rb_scope": "exclude"}),
+    (5, {"decks": ["sailor", "seer"], "max_moves_per_turn": 1}),
 ]
 
 
@@ -385,7 +387,6 @@ def test_cleared_caches_give_the_same_games() -> None:
                 rules._INFO.clear()
                 rules._SEARCHABLE.clear()
                 rules._HAVING.clear()
-                rules._ZONE_MOVES.clear()
             m.choose(choice.player, agents[choice.player].decide(m, choice))
             n += 1
         return m.digest(), n
@@ -411,3 +412,4 @@ def test_attack_options_are_not_shared_between_matches() -> None:
     b = first_attack(3)
     assert b.pending is not None and b.pending.options[0] is not a.pending.options[0]
     assert b.digest() == clean
+

@@ -608,6 +608,8 @@ def _timed_sources(eng: Eng, p: int, timing: str) -> list[int]:
     having = _HAVING.get((pool, timing))
     if having is None:
         having = _having(pool, timing)
+    if not having:  # no card of the pool has such an ability
+        return []
     cards = state.cards
     zones = state.zones
     out: list[int] = []
@@ -617,10 +619,13 @@ def _timed_sources(eng: Eng, p: int, timing: str) -> list[int]:
                 card = cards[cid]
                 if not card.face_down and card.code in having:
                     out.append(cid)
-    for cid in zones[_SPIRIT[p]].cards:
-        card = cards[cid]
-        if not card.face_down and card.code in having and not card_infos(state)[card.code].char:
-            out.append(cid)  # not a characteristic (028.1)
+    sw = zones[_SPIRIT[p]].cards
+    if sw:
+        info = card_infos(state)
+        for cid in sw:
+            card = cards[cid]
+            if not card.face_down and card.code in having and not info[card.code].char:
+                out.append(cid)  # not a characteristic (028.1)
     return out
 
 
@@ -830,7 +835,7 @@ def _promotion_ask(eng: Eng, step: PromotionAsk) -> None:
     if not _can_promote(eng, p):
         return
     state = eng.state
-    ready = not state.dead[p] and ascension_ready(eng, p)
+    ready = not state.dead[p] and state.sequence[p] == 0 and ascension_ready(eng, p)
     if ready and state.options.ascension_start == "automatic":
         begin_ascension(eng, p)
         return
@@ -1051,29 +1056,10 @@ _MOVE_OPTS: dict[int, tuple[Option, ...]] = {}
 _END_OPT = Option(key="end", label="End the main phase")
 
 
-#: the four unit slots (card ids or EMPTY_SLOT) -> all their move/swap options, in order;
-#: a function of the tuple alone (see :data:`_MOVE_OPTS`)
-_ZONE_MOVES: dict[tuple[int, ...], tuple[Option, ...]] = {}
-
-
-def _zone_moves(units: tuple[int, ...], empty_mask: int) -> tuple[Option, ...]:
-    """Every move/swap option of a unit zone holding ``units`` (see :data:`_ZONE_MOVES`)."""
-    if len(_ZONE_MOVES) >= _OPTS_LIMIT:
-        _ZONE_MOVES.clear()
-    out: list[Option] = []
-    get_moves = _MOVE_OPTS.get
-    for s, cid in enumerate(units):
-        if cid != EMPTY_SLOT:
-            moves = get_moves((cid * 4 + s) * 16 + empty_mask)
-            if moves is None:
-                moves = _move_opts(cid, s, empty_mask)
-            out += moves
-    opts = _ZONE_MOVES[units] = tuple(out)
-    return opts
-
-
 def _move_opts(cid: int, s: int, empty_mask: int) -> tuple[Option, ...]:
-    """The move/swap options of unit ``cid`` in slot ``s`` (see :data:`_MOVE_OPTS`)."""
+    """The move/swap options of unit ``cid`` in slot ``s`` when the empty slots are the bits of
+    ``empty_mask`` (see :data:`_MOVE_OPTS`): to each other slot ``t``, a move when ``t`` is empty,
+    else a swap listed once, by the unit in the lower slot (077.1)."""
     if len(_MOVE_OPTS) >= _OPTS_LIMIT:
         _MOVE_OPTS.clear()
     out: list[Option] = []
@@ -1094,8 +1080,8 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     Order: from hand (per card: play to each empty slot, or activate then set an event), face-
     down Spirit World cards (extra activation or flip), potions and 【起】 abilities of units
     then the RB, moves/swaps, ``end``. Options come from caches of immutable derived data
-    (:data:`_OPTS` per card instance and code, :data:`_ZONE_MOVES`/:data:`_MOVE_OPTS` per unit
-    zone layout); what is offered is decided from the live state at every call.
+    (:data:`_OPTS` per card instance and code, :data:`_MOVE_OPTS` per unit, slot and empty
+    slots); what is offered is decided from the live state at every call.
     """
     state = eng.state
     cards = state.cards
@@ -1112,10 +1098,9 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     sw_full = len(sw) >= 7
     o = state.options
     seq = state.sequence[p]
-    empty = 0
-    for s, cid in enumerate(units):
-        if cid == EMPTY_SLOT:
-            empty |= 1 << s
+    u0, u1, u2, u3 = units  # the four unit slots (F1, F2, B1, B2)
+    empty = ((u0 == EMPTY_SLOT) | (u1 == EMPTY_SLOT) << 1 | (u2 == EMPTY_SLOT) << 2
+             | (u3 == EMPTY_SLOT) << 3)
     if state.events_played[p] == 0 and not sw_full:  # 074.1
         hidx = 16 * (2 * (o.quick_event_from_hand == "allowed")
                      + (o.set_event_activation == "later_main_phase")) + empty
@@ -1144,7 +1129,10 @@ def main_options(eng: Eng, p: int) -> list[Option]:
             add(rec.spirit_opt)  # type: ignore[arg-type]
     rb = state.rb[p]
     used = state.used_ignition
-    for cid in units:
+    moves_ok = o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn
+    moves: list[tuple[Option, ...]] = []  # per unit, in slot order (077.1), listed last
+    get_moves = _MOVE_OPTS.get
+    for s, cid in enumerate(units):
         if cid == EMPTY_SLOT:
             continue
         card = cards[cid]
@@ -1156,6 +1144,9 @@ def main_options(eng: Eng, p: int) -> list[Option]:
             add(rec.potion)
         if rec.ignites and cid not in used and not (card.counters and card.counters.get("no_act")):
             extend(rec.ignites)
+        if moves_ok:
+            mv = get_moves((cid * 4 + s) * 16 + empty)
+            moves.append(mv if mv is not None else _move_opts(cid, s, empty))
     card = cards[rb]
     if card.zone == _REVIVAL[p] and not state.mad[p]:
         code = card.code
@@ -1164,12 +1155,8 @@ def main_options(eng: Eng, p: int) -> list[Option]:
             rec = recs[rb] = _card_opts(rb, code, _pool_defs(pool)[code])
         if rec.ignites and rb not in used and not (card.counters and card.counters.get("no_act")):
             extend(rec.ignites)
-    if o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn:
-        key = tuple(units)
-        moves = _ZONE_MOVES.get(key)
-        if moves is None:
-            moves = _zone_moves(key, empty)
-        extend(moves)
+    for mv in moves:
+        extend(mv)
     add(_END_OPT)
     return opts
 
@@ -1223,7 +1210,9 @@ def _main_answer(eng: Eng, step: MainAnswer) -> None:
                                                 "other": None if other == EMPTY_SLOT else other})
     elif verb == "play":  # 073.1
         eng.move(cid, _UNITS[p], slot=int(parts[2]), face_down=False, kind="played")
-        eng.push(*_effects_of(eng, p, cid, "on_play"))
+        effects = _effects_of(eng, p, cid, "on_play")
+        if effects:
+            eng.push(*effects)
     elif verb == "event":
         state.events_played[p] += 1
         if parts[2] == "set":

@@ -68,7 +68,7 @@ from ._simulate import GameOutcome, SimulationReport, simulate, wilson_interval
 from ._terminal import describe_event, render_board
 from ._views import CardView, View, ZoneView
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "ALL_PLAYERS",

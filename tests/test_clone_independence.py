@@ -7,6 +7,7 @@ write replaces an instance instead of changing it.
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 import msgspec
@@ -14,7 +15,7 @@ import pytest
 
 import tcgcore
 from tcgcore import CardInstance, EngineError
-from tcgcore.testing import clone_independence_check
+from tcgcore.testing import ConformanceError, clone_independence_check, random_playout_check
 
 
 def _new(registry: tcgcore.Registry, seed: int = 1) -> tcgcore.Match[Any]:
@@ -58,13 +59,81 @@ def test_update_card_errors(registry: tcgcore.Registry) -> None:
         eng.update_card(-1, exhausted=True)
     with pytest.raises(EngineError, match="id of a card"):
         eng.update_card(0, id=1)
-    with pytest.raises(TypeError):
+    with pytest.raises(EngineError, match="'colour' is not a field"):
         eng.update_card(0, colour="red")
     for method in (eng.set_counter, eng.add_counter):
         with pytest.raises(EngineError, match="no card instance"):
             method(n, "damage", 1)
     with pytest.raises(EngineError, match="no card instance"):
         eng.remove_counter(n, "damage")
+    with pytest.raises(EngineError, match="no card instance 'x'"):
+        eng.update_card("x", exhausted=True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"exhausted": "yes"}, "exhausted must be a bool"),
+    ({"face_down": 1}, "face_down must be a bool"),
+    ({"controller": 2}, "controller must be a seat"),
+    ({"owner": True}, "owner must be a seat"),
+    ({"attached_to": 10_000}, "attached_to must be a card instance id"),
+    ({"code": ""}, "code must be a card code"),
+    ({"zone": "no_such_zone"}, "no zone 'no_such_zone'"),
+    ({"counters": {"doom": "1"}}, "counters must map"),
+    ({"counters": [("doom", 1)]}, "counters must map"),
+    ({"exhausted": True, "controller": -1}, "controller must be a seat"),
+])
+def test_update_card_refuses_bad_values_and_changes_nothing(
+        registry: tcgcore.Registry, changes: dict[str, Any], message: str) -> None:
+    m = _new(registry)
+    before = m.state_bytes()
+    card = m.state.cards[0]
+    with pytest.raises(EngineError, match=message):
+        m.engine.update_card(0, **changes)
+    assert m.state_bytes() == before and m.state.cards[0] is card
+
+
+def test_counter_helpers_refuse_bad_names_and_values(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    before = m.state_bytes()
+    for method in (m.engine.set_counter, m.engine.add_counter):
+        with pytest.raises(EngineError, match="needs a counter name"):
+            method(0, "doom", "3")  # type: ignore[arg-type]
+        with pytest.raises(EngineError, match="needs a counter name"):
+            method(0, 7, 1)  # type: ignore[arg-type]
+    assert m.state_bytes() == before
+
+
+def test_update_card_keeps_a_copy_of_the_counters_it_is_given(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    mine = {"doom": 1}
+    twin = m.clone()
+    new = m.engine.update_card(0, counters=mine)
+    mine["doom"] = 9  # the caller goes on using its own map
+    assert new.counters == {"doom": 1} and twin.state.cards[0].counters == {}
+    proxy = m.engine.update_card(1, counters=types.MappingProxyType({"uses": 2}))
+    assert type(proxy.counters) is dict and m.to_bytes()  # still encodes
+
+
+def test_a_counters_map_mutated_in_place_is_caught(
+        registry: tcgcore.Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The conformance checks notice a game that writes into a counters map instead of
+    replacing it (mypy would flag it; an untyped plugin would not know)."""
+    real_move = tcgcore.Engine.move
+
+    def sloppy_move(self: tcgcore.Engine[Any], card_id: int, *args: Any,
+                    **kwargs: Any) -> tcgcore.Event:
+        event = real_move(self, card_id, *args, **kwargs)
+        if self.state.cards[card_id].zone.startswith("discard"):
+            counters: Any = self.state.cards[card_id].counters
+            counters["visits"] = counters.get("visits", 0) + 1  # in place: wrong
+        return event
+
+    monkeypatch.setattr(tcgcore.Engine, "move", sloppy_move)
+    with pytest.raises(ConformanceError, match="changed in place"):
+        clone_independence_check("sparks", seeds=range(3), registry=registry, every=50)
+    with pytest.raises(ConformanceError, match="changed in place"):
+        random_playout_check("sparks", seeds=range(3), registry=registry, roundtrip=False,
+                             check_views=False, check_illegal=False)
 
 
 def test_counter_helpers_build_new_maps(registry: tcgcore.Registry) -> None:

@@ -501,8 +501,8 @@ class Engine(Generic[S]):
         Raises:
             EngineError: if no card has that id.
         """
-        if card_id < 0:  # a negative index would name a card from the end of the list
-            raise EngineError(f"no card instance {card_id}")
+        if type(card_id) is not int or card_id < 0:  # -1 would name the last card
+            raise EngineError(f"no card instance {card_id!r}")
         try:
             return self.state.cards[card_id]
         except IndexError:
@@ -519,8 +519,8 @@ class Engine(Generic[S]):
         Args:
             card_id: the card instance.
             **changes: new values by field name (``code``, ``owner``, ``controller``,
-                ``face_down``, ``exhausted``, ``counters`` (a fresh mapping, never
-                one that is mutated later), ``attached_to``; ``zone`` only from a
+                ``face_down``, ``exhausted``, ``counters`` (any mapping of counter
+                names to ints; the engine stores a copy), ``attached_to``; ``zone`` only from a
                 scenario builder that edits the zones' ``cards`` lists to match, since
                 :meth:`move` is how a card changes zone).
 
@@ -528,15 +528,20 @@ class Engine(Generic[S]):
             The new instance.
 
         Raises:
-            EngineError: unknown card, or a change of ``id``.
-            TypeError: a name that is not a field of :class:`CardInstance`.
+            EngineError: unknown card; a change of ``id``; a name that is not a field of
+                :class:`CardInstance`; a value of the wrong type (a non-bool flag, an owner
+                or controller that is not a seat, ``attached_to`` that is not a card, an
+                empty code, counters that are not ``str -> int``) or a zone the match
+                does not have. Nothing changes when it raises.
         """
-        cards = self.state.cards
-        if not 0 <= card_id < len(cards):
-            self.card(card_id)  # raises the right error
-        if "id" in changes:
-            raise EngineError(f"card instance {card_id}: the id of a card cannot change")
-        new = cards[card_id] = _replace(cards[card_id], **changes)
+        card = self.card(card_id)
+        for name, value in changes.items():
+            problem = _card_change_problem(self.state, name, value)
+            if problem:
+                raise EngineError(f"update_card({card_id}): {problem}")
+        if "counters" in changes:  # a copy: the caller may go on using the map it passed
+            changes["counters"] = dict(changes["counters"])
+        new = self.state.cards[card_id] = _replace(card, **changes)
         return new
 
     def set_counter(self, card_id: int, name: str, value: int) -> CardInstance:
@@ -549,9 +554,13 @@ class Engine(Generic[S]):
             The new instance.
 
         Raises:
-            EngineError: unknown card.
+            EngineError: unknown card; a name that is not a str or a value that is not
+                an int (nothing changes).
         """
         card = self.card(card_id)
+        if type(name) is not str or type(value) is not int:
+            raise EngineError(f"set_counter({card_id}): needs a counter name (str) and an int, "
+                              f"not {name!r}, {value!r}")
         counters = dict(card.counters)
         counters[name] = value
         new = _replace(card, counters=counters)
@@ -568,9 +577,13 @@ class Engine(Generic[S]):
             The new instance; ``new.counters[name]`` is the new value.
 
         Raises:
-            EngineError: unknown card.
+            EngineError: unknown card; a name that is not a str or an amount that is
+                not an int (nothing changes).
         """
         card = self.card(card_id)
+        if type(name) is not str or type(amount) is not int:
+            raise EngineError(f"add_counter({card_id}): needs a counter name (str) and an int, "
+                              f"not {name!r}, {amount!r}")
         counters = dict(card.counters)
         counters[name] = counters.get(name, 0) + amount
         new = _replace(card, counters=counters)
@@ -917,6 +930,34 @@ class Engine(Generic[S]):
 
 
 _option_key = operator.attrgetter("key")
+
+
+def _card_change_problem(state: GameState[Any], name: str, value: Any) -> str | None:
+    """What is wrong with setting field ``name`` of a card instance to ``value``, or
+    ``None`` (see :meth:`Engine.update_card`)."""
+    if name in ("face_down", "exhausted"):
+        return None if type(value) is bool else f"{name} must be a bool, not {value!r}"
+    if name in ("owner", "controller"):
+        if type(value) is int and 0 <= value < state.num_players:
+            return None
+        return f"{name} must be a seat (0..{state.num_players - 1}), not {value!r}"
+    if name == "attached_to":
+        if value is None or (type(value) is int and 0 <= value < len(state.cards)):
+            return None
+        return f"attached_to must be a card instance id or None, not {value!r}"
+    if name == "code":
+        return None if type(value) is str and value else f"code must be a card code, not {value!r}"
+    if name == "zone":
+        return None if value in state.zones else f"no zone {value!r}"
+    if name == "counters":
+        if isinstance(value, Mapping) and all(
+                type(k) is str and type(v) is int for k, v in value.items()):
+            return None
+        return f"counters must map counter names (str) to int, not {value!r}"
+    if name == "id":
+        return "the id of a card cannot change"
+    return (f"{name!r} is not a field of a card instance (fields: code, owner, controller, "
+            "zone, face_down, exhausted, counters, attached_to)")
 
 
 def _asked(state: GameState[Any]) -> bool:

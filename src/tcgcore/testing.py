@@ -38,7 +38,7 @@ import msgspec
 from ._agents import Agent, RandomAgent, play_out
 from ._errors import IllegalChoice
 from ._match import Match, new_match, replay
-from ._model import EMPTY_SLOT, Choice
+from ._model import EMPTY_SLOT, CardInstance, Choice
 from ._plugins import Registry
 from ._views import build_view
 
@@ -212,6 +212,27 @@ def _check_result(match: Match[Any]) -> str | None:
     return None
 
 
+def _card_snapshot(match: Match[Any]) -> list[tuple[CardInstance, bytes]]:
+    """Every card instance of the match with its encoding (the instances are kept, so
+    none can be freed and replaced by another object at the same address)."""
+    enc = msgspec.msgpack.encode
+    return [(card, enc(card)) for card in match.state.cards]
+
+
+def _changed_in_place(snapshot: list[tuple[CardInstance, bytes]]) -> str | None:
+    """The first instance of ``snapshot`` whose encoding changed since, described; or
+    ``None``. Card instances are immutable and a game replaces them through the engine,
+    so an instance that encodes differently later had its ``counters`` mutated in place,
+    which would change every clone that shares it."""
+    enc = msgspec.msgpack.encode
+    for card, before in snapshot:
+        if enc(card) != before:
+            return (f"card instance {card.id} ({card.code}) was changed in place (its counters "
+                    f"map is now {dict(card.counters)!r}): change cards only through "
+                    "Engine.update_card / set_counter / add_counter / remove_counter")
+    return None
+
+
 def random_playout_check(
     game: str,
     *,
@@ -239,7 +260,10 @@ def random_playout_check(
         roundtrip: save/load at every checked decision and continue from the copy.
         check_views: run :func:`assert_view_hides` for every seat and a spectator.
         check_illegal: run :func:`assert_illegal_choices_atomic`.
-        check_every: run the expensive checks every this many decisions.
+        check_every: run the expensive checks every this many decisions (save/load,
+            views, illegal answers, and that the decision changed no card instance in
+            place: instances are immutable, a ``counters`` map must be replaced, never
+            mutated).
 
     Returns:
         A :class:`ConformanceReport`.
@@ -262,8 +286,10 @@ def random_playout_check(
             choice = a.pending
             if choice is None:
                 raise _fail(game, seed, index, "neither a result nor a pending choice")
+            watched = None
             if index % check_every == 0:
                 checks += 1
+                watched = _card_snapshot(a)
                 if roundtrip:
                     raw = b.to_json() if checks % 2 else b.to_bytes()
                     b = Match.from_bytes(raw, registry=registry)
@@ -283,6 +309,10 @@ def random_playout_check(
             keys = seat_agents[choice.player].decide(a, choice)
             a.choose(choice.player, keys)
             b.choose(choice.player, keys)
+            if watched is not None:
+                problem = _changed_in_place(watched)
+                if problem:
+                    raise _fail(game, seed, index, problem)
             index += 1
         if b.state_bytes() != a.state_bytes():
             raise _fail(game, seed, index, "the loaded copy ended in a different state")
@@ -317,7 +347,10 @@ def clone_independence_check(
     it clones the match and (1) plays the clone on to the end with other random
     answers, then checks that the original's state bytes did not change; (2) keeps a
     second clone and, when the original has played on to the end of the game,
-    checks that this clone's state bytes did not change either.
+    checks that this clone's state bytes did not change either. (3) At every decision
+    it checks that no card instance was changed in place (a ``counters`` map mutated
+    instead of replaced through the engine), which would reach every clone sharing it
+    even where the random games happen not to show it.
 
     Args:
         game: registered game name.
@@ -352,6 +385,7 @@ def clone_independence_check(
             if index % every == 0:
                 points += 1
                 before = a.state_bytes()
+                shared = _card_snapshot(a)
                 twin = a.clone()
                 if twin.state_bytes() != before:
                     raise _fail(game, seed, index, "the clone encodes differently")
@@ -359,9 +393,14 @@ def clone_independence_check(
                 if play_out(twin, others, max_decisions=max_decisions) is None:
                     raise _fail(game, seed, index, "the clone did not finish")
                 if a.state_bytes() != before:
-                    raise _fail(game, seed, index, "playing the clone on changed the original")
+                    raise _fail(game, seed, index, _changed_in_place(shared)
+                                or "playing the clone on changed the original")
                 kept.append((index, a.clone(), before))
+            watched = _card_snapshot(a)
             a.choose(choice.player, seat_agents[choice.player].decide(a, choice))
+            problem = _changed_in_place(watched)
+            if problem:
+                raise _fail(game, seed, index, problem)
             index += 1
         for at, twin, before in kept:
             if twin.state_bytes() != before:

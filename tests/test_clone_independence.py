@@ -78,6 +78,7 @@ def test_update_card_errors(registry: tcgcore.Registry) -> None:
     ({"attached_to": 10_000}, "attached_to must be a card instance id"),
     ({"code": ""}, "code must be a card code"),
     ({"zone": "no_such_zone"}, "no zone 'no_such_zone'"),
+    ({"zone": "discard.1"}, "does not hold card 0: move a card with Engine.move"),
     ({"counters": {"doom": "1"}}, "counters must map"),
     ({"counters": [("doom", 1)]}, "counters must map"),
     ({"exhausted": True, "controller": -1}, "controller must be a seat"),

@@ -520,9 +520,10 @@ class Engine(Generic[S]):
             card_id: the card instance.
             **changes: new values by field name (``code``, ``owner``, ``controller``,
                 ``face_down``, ``exhausted``, ``counters`` (any mapping of counter
-                names to ints; the engine stores a copy), ``attached_to``; ``zone`` only from a
-                scenario builder that edits the zones' ``cards`` lists to match, since
-                :meth:`move` is how a card changes zone).
+                names to ints; the engine stores a copy), ``attached_to``; ``zone`` only
+                from a scenario builder that has already put the card in that zone's
+                ``cards`` list (and taken it out of the old one), since :meth:`move` is
+                how a card changes zone).
 
         Returns:
             The new instance.
@@ -531,12 +532,13 @@ class Engine(Generic[S]):
             EngineError: unknown card; a change of ``id``; a name that is not a field of
                 :class:`CardInstance`; a value of the wrong type (a non-bool flag, an owner
                 or controller that is not a seat, ``attached_to`` that is not a card, an
-                empty code, counters that are not ``str -> int``) or a zone the match
-                does not have. Nothing changes when it raises.
+                empty code, counters that are not ``str -> int``), a zone the match
+                does not have or whose ``cards`` list does not hold the card. Nothing
+                changes when it raises.
         """
         card = self.card(card_id)
         for name, value in changes.items():
-            problem = _card_change_problem(self.state, name, value)
+            problem = _card_change_problem(self.state, card_id, name, value)
             if problem:
                 raise EngineError(f"update_card({card_id}): {problem}")
         if "counters" in changes:  # a copy: the caller may go on using the map it passed
@@ -932,9 +934,10 @@ class Engine(Generic[S]):
 _option_key = operator.attrgetter("key")
 
 
-def _card_change_problem(state: GameState[Any], name: str, value: Any) -> str | None:
-    """What is wrong with setting field ``name`` of a card instance to ``value``, or
-    ``None`` (see :meth:`Engine.update_card`)."""
+def _card_change_problem(state: GameState[Any], card_id: int, name: str,
+                         value: Any) -> str | None:
+    """What is wrong with setting field ``name`` of card instance ``card_id`` to
+    ``value``, or ``None`` (see :meth:`Engine.update_card`)."""
     if name in ("face_down", "exhausted"):
         return None if type(value) is bool else f"{name} must be a bool, not {value!r}"
     if name in ("owner", "controller"):
@@ -948,7 +951,13 @@ def _card_change_problem(state: GameState[Any], name: str, value: Any) -> str | 
     if name == "code":
         return None if type(value) is str and value else f"code must be a card code, not {value!r}"
     if name == "zone":
-        return None if value in state.zones else f"no zone {value!r}"
+        zone = state.zones.get(value) if type(value) is str else None
+        if zone is None:
+            return f"no zone {value!r}"
+        if card_id not in zone.cards:  # the zone lists say where a card is (move keeps both)
+            return (f"zone {value!r} does not hold card {card_id}: move a card with "
+                    "Engine.move (a scenario builder edits the zone's cards list first)")
+        return None
     if name == "counters":
         if isinstance(value, Mapping) and all(
                 type(k) is str and type(v) is int for k, v in value.items()):

@@ -394,12 +394,12 @@ def test_A985_4_A985_5_resigning_writes_resolution_1_entries() -> None:
     ag = state.zones["agendas"].cards[0]
     priest = next(c.id for c in state.cards if c.code == "01116")
     m.state.zones["encounter"].cards.remove(priest)
-    m.engine.update_card(priest, zone="victory")
     m.state.zones["victory"].cards.append(priest)
+    m.engine.update_card(priest, zone="victory")
     peter = next(c.id for c in state.cards if c.code == "01139")
     m.state.zones["cultists"].cards.remove(peter)
-    m.engine.update_card(peter, zone="victory")
     m.state.zones["victory"].cards.append(peter)
+    m.engine.update_card(peter, zone="victory")
     answer(m, f"activate:{ag}:0")
     r = result(m)
     assert r.reason == "no_resolution" and r.detail["resolution"] == "R-none"

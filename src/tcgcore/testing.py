@@ -338,13 +338,15 @@ def clone_independence_check(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     registry: Registry | None = None,
+    agents: Callable[[int, int], Agent] | None = None,
     every: int = 10,
     max_decisions: int = 20_000,
 ) -> int:
     """Check that a clone and its original never change each other, both ways.
 
-    Plays one seeded uniformly random game per seed. At every ``every``-th decision
-    it clones the match and (1) plays the clone on to the end with other random
+    Plays one seeded game per seed (uniformly random answers, or ``agents``, which
+    reach later and rarer positions). At every ``every``-th decision it clones the
+    match and (1) plays the clone on to the end with other, uniformly random
     answers, then checks that the original's state bytes did not change; (2) keeps a
     second clone and, when the original has played on to the end of the game,
     checks that this clone's state bytes did not change either. (3) At every decision
@@ -358,6 +360,8 @@ def clone_independence_check(
         players: seats per game (game default if ``None``).
         options: game options.
         registry: where to find the game.
+        agents: ``agents(seed, seat) -> Agent`` for the original's seats; uniform
+            random by default (the clones always play on with random answers).
         every: clone at every this many decisions (``>= 1``).
         max_decisions: a game (or a clone's continuation) longer than this fails.
 
@@ -373,7 +377,8 @@ def clone_independence_check(
     for seed in seeds:
         a = new_match(game, seed=seed, players=players, registry=registry, **opts)
         n = a.state.num_players
-        seat_agents = [RandomAgent(seed * 7919 + s) for s in range(n)]
+        seat_agents = [agents(seed, s) if agents else RandomAgent(seed * 7919 + s)
+                       for s in range(n)]
         kept: list[tuple[int, Match[Any], bytes]] = []
         index = 0
         while a.result is None:

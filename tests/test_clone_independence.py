@@ -27,6 +27,11 @@ def test_sparks_clone_and_original_stay_independent(registry: tcgcore.Registry) 
     assert points > 30
 
 
+def test_clone_check_refuses_a_bad_interval(registry: tcgcore.Registry) -> None:
+    with pytest.raises(ValueError, match="every must be at least 1"):
+        clone_independence_check("sparks", seeds=range(1), registry=registry, every=0)
+
+
 def test_card_instances_are_frozen(registry: tcgcore.Registry) -> None:
     m = _new(registry)
     card: CardInstance = m.state.cards[0]

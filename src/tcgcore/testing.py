@@ -371,7 +371,10 @@ def clone_independence_check(
     Raises:
         ConformanceError: the first clone that changed its original or was changed by
             it, naming game, seed and decision.
+        ValueError: ``every`` below 1.
     """
+    if every < 1:
+        raise ValueError(f"every must be at least 1, not {every}")
     opts = dict(options or {})
     points = 0
     for seed in seeds:
@@ -387,10 +390,10 @@ def clone_independence_check(
             choice = a.pending
             if choice is None:
                 raise _fail(game, seed, index, "neither a result nor a pending choice")
+            watched = _card_snapshot(a)
             if index % every == 0:
                 points += 1
                 before = a.state_bytes()
-                shared = _card_snapshot(a)
                 twin = a.clone()
                 if twin.state_bytes() != before:
                     raise _fail(game, seed, index, "the clone encodes differently")
@@ -398,10 +401,9 @@ def clone_independence_check(
                 if play_out(twin, others, max_decisions=max_decisions) is None:
                     raise _fail(game, seed, index, "the clone did not finish")
                 if a.state_bytes() != before:
-                    raise _fail(game, seed, index, _changed_in_place(shared)
+                    raise _fail(game, seed, index, _changed_in_place(watched)
                                 or "playing the clone on changed the original")
                 kept.append((index, a.clone(), before))
-            watched = _card_snapshot(a)
             a.choose(choice.player, seat_agents[choice.player].decide(a, choice))
             problem = _changed_in_place(watched)
             if problem:

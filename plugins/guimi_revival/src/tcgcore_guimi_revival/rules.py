@@ -1518,7 +1518,7 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
         eng.update_card(cid, exhausted=True)
         eng.emit("tapped", player=card.controller, card=cid, code=card.code)
     elif op == "shield":
-        eng.update_card(cid, counters={**card.counters, "unhittable": 1})
+        eng.set_counter(cid, "unhittable", 1)
     elif op == "set_extra":
         eng.move(cid, z("spirit", p), face_down=True, kind="set")
     elif op == "seek":
@@ -1602,9 +1602,8 @@ def _battle_start(eng: Eng, step: BattleStart) -> None:
     eng.emit("battle_started", amount=state.round)
     for p in (0, 1):  # 102.6: "until the next battle phase" ends now
         for cid in cards_in(eng, "units", p):
-            ctr = state.cards[cid].counters
-            if ctr.get("protect"):
-                eng.update_card(cid, counters={k: v for k, v in ctr.items() if k != "protect"})
+            if state.cards[cid].counters.get("protect"):
+                eng.remove_counter(cid, "protect")
     cards = state.cards
     info = card_infos(state)
     chars = _by_order(eng, _char_ids(eng, 0) + _char_ids(eng, 1))

@@ -277,10 +277,8 @@ def build_scenario(eng: Eng, sc: ScenarioSpec, pool: CardPool) -> None:
         if code not in pool:
             raise _bad(f"player {p} {where}: unknown card {code!r}")
         card = eng.add_card(code, p, z(kind, p), face_down=face_down, slot=slot)
-        if tapped:
-            eng.update_card(card.id, exhausted=True)
-        if counters:
-            eng.update_card(card.id, counters=dict(counters))
+        if tapped or counters:
+            eng.update_card(card.id, exhausted=tapped, counters=counters or {})
         return card.id
 
     for p, ps in enumerate(sc.players):

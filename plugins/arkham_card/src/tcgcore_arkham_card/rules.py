@@ -447,11 +447,8 @@ _PLAY_ZONE_PREFIXES = ("at.", "threat.", "play.")
 ENEMY_ZONE_PREFIXES = ("at.", "threat.")
 #: Zones in play besides the areas whose doom counts (A402.2).
 _DOOM_ZONES = ("locations", "agendas")
-#: :func:`zone_ids` answers by ``(prefixes, named, zone ids)``: pure functions of the key.
-_ZONE_IDS: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]],
-                tuple[str, ...]] = {}
 #: The last ``(zone ids, answer)`` of :func:`zone_ids` per ``(prefixes, named)``: a match
-#: asks again and again with the very same zone id strings, compared by identity first.
+#: asks again and again with the very same zone ids (at most 256 kinds of question kept).
 _ZONE_IDS_LAST: dict[tuple[tuple[str, ...], tuple[str, ...]],
                      tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
@@ -461,19 +458,15 @@ def zone_ids(state: ArkhamState, prefixes: tuple[str, ...],
     """The ids of the state's zones that are in ``named`` or start with one of
     ``prefixes``, in the zones' order: ``tuple(z for z in state.zones if z in named or
     z.startswith(prefixes))``. The answer depends on the zone ids alone (not on the cards
-    in the zones), so it is kept by ``(prefixes, named, zone ids)``: a match that adds a
-    zone simply asks with another key (at most 4,096 kept, then emptied)."""
+    in the zones), so the last answer per question is kept with the zone ids it was
+    computed from and reused while they are the same (a match that adds a zone, or
+    another match, gets it computed afresh)."""
     names = tuple(state.zones)
     asked = (prefixes, named)
     last = _ZONE_IDS_LAST.get(asked)
     if last is not None and last[0] == names:
         return last[1]
-    key = (prefixes, named, names)
-    got = _ZONE_IDS.get(key)
-    if got is None:
-        if len(_ZONE_IDS) >= 4096:
-            _ZONE_IDS.clear()
-        got = _ZONE_IDS[key] = tuple(z for z in names if z in named or z.startswith(prefixes))
+    got = tuple(z for z in names if z in named or z.startswith(prefixes))
     if len(_ZONE_IDS_LAST) < 256 or asked in _ZONE_IDS_LAST:  # bounded, whatever is asked
         _ZONE_IDS_LAST[asked] = (names, got)
     return got

@@ -7,8 +7,65 @@ installed, so the suite runs (and says so) without them.
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from typing import Any
+
+#: What the peers ran at when the anchors of issue #8 were measured on this kind of machine
+#: (2 cores; medians; the same loops as below): ``(engine, game) -> (low, high)`` decisions or
+#: env steps per second. A single figure has ``low == high``; a range covers a group of games
+#: that was reported as one range. The issue quotes two of them for scale (pure-Python OpenSpiel
+#: games 22,000-75,000, RLCard uno about 54,000). See :func:`host_speed`.
+ANCHORS: dict[tuple[str, str], tuple[float, float]] = {
+    ("rlcard", "uno"): (54_000.0, 54_000.0),
+    ("rlcard", "doudizhu"): (5_400.0, 5_400.0),
+    ("openspiel", "gin_rummy"): (37_000.0, 37_000.0),
+    **{("openspiel", g): (173_000.0, 253_000.0)
+       for g in ("crazy_eights", "hearts", "dou_dizhu", "euchre")},
+    **{("openspiel", g): (22_000.0, 75_000.0)
+       for g in ("python_kuhn_poker", "python_liars_poker", "python_block_dominoes")},
+}
+
+
+def host_speed(results: dict[str, Any]) -> dict[str, Any] | None:
+    """How fast this run's host ran the peers, against :data:`ANCHORS`.
+
+    Args:
+        results: the ``"peers"`` object of a results file (``{engine: {game: figures}}``;
+            an engine may be ``{"skipped": reason}``).
+
+    Returns:
+        ``None`` when no peer with an anchor was measured; else ``{"peers": rows, "factor":
+        f, "basis": names}``. Each row is ``{"peer": "rlcard uno", "measured": x, "anchor":
+        [low, high], "ratio": [x / high, x / low]}``. ``factor`` is the median ratio of the
+        peers with a single anchor figure (``basis`` names them), or ``None`` if none of
+        them ran: the host's speed in this run as a fraction of the anchors' (0.5 means the
+        peers ran at half their anchor speed). It compares interpreters on one kind of
+        machine, so it scales pure-Python throughput, not C-level figures like decode times.
+    """
+    rows: list[dict[str, Any]] = []
+    point: list[float] = []
+    basis: list[str] = []
+    for engine, games in (results or {}).items():
+        if not isinstance(games, dict) or "skipped" in games:
+            continue
+        for game, fig in games.items():
+            anchor = ANCHORS.get((engine, game))
+            rate = (fig.get("decisions_per_s") or fig.get("steps_per_s")
+                    if isinstance(fig, dict) else None)
+            if anchor is None or not rate:
+                continue
+            low, high = anchor
+            rows.append({"peer": f"{engine} {game}", "measured": rate, "anchor": [low, high],
+                         "ratio": [rate / high, rate / low]})
+            if low == high:
+                point.append(rate / low)
+                basis.append(f"{engine} {game}")
+    if not rows:
+        return None
+    return {"peers": rows, "factor": statistics.median(point) if point else None,
+            "basis": basis}
+
 
 OPENSPIEL_CARD_GAMES = ["crazy_eights", "hearts", "dou_dizhu", "euchre", "gin_rummy"]
 OPENSPIEL_PYTHON_GAMES = ["python_kuhn_poker", "python_liars_poker", "python_block_dominoes"]

@@ -379,3 +379,44 @@ def test_explicit_sizes_win_over_quick(tmp_path: Path, monkeypatch: pytest.Monke
     written = json.loads((tmp_path / "r.json").read_text())
     assert written["sizes"]["repeats"] == 5 and written["quick"] is True
     assert "## Throughput" not in capsys.readouterr().out
+
+
+# ---- host speed, read on the peers (issue #8: ratios, not only absolute times)
+
+def test_host_speed_reads_the_peers_against_their_anchors() -> None:
+    host = run.peers.host_speed({
+        "rlcard": {"uno": {"steps_per_s": 27_000.0}, "doudizhu": {"steps_per_s": 2_700.0}},
+        "openspiel": {"gin_rummy": {"decisions_per_s": 18_500.0},
+                      "hearts": {"decisions_per_s": 100_000.0},
+                      "leduc_poker": {"decisions_per_s": 1.0}},   # no anchor: left out
+        "other": {"skipped": "not installed"},
+    })
+    assert host is not None
+    assert host["factor"] == pytest.approx(0.5)
+    assert sorted(host["basis"]) == ["openspiel gin_rummy", "rlcard doudizhu", "rlcard uno"]
+    hearts = next(row for row in host["peers"] if row["peer"] == "openspiel hearts")
+    assert hearts["anchor"] == [173_000.0, 253_000.0]
+    assert hearts["ratio"] == pytest.approx([100 / 253, 100 / 173])
+    assert len(host["peers"]) == 4
+    # no peer with an anchor, or only ranges: no section, or no factor
+    assert run.peers.host_speed({"rlcard": {"skipped": "x"}}) is None
+    assert run.peers.host_speed({}) is None
+    only_ranges = run.peers.host_speed({"openspiel": {"euchre": {"decisions_per_s": 90_000.0}}})
+    assert only_ranges is not None and only_ranges["factor"] is None
+
+
+def test_render_shows_the_host_factor_beside_the_throughput_target(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, out = _render(_results(), tmp_path, capsys)       # no anchored peer ran
+    assert "host speed" not in text and "anchors' host speed" not in out
+    data = _results()
+    data["peers"]["rlcard"] = {"uno": {"steps_per_s": 27_000.0}}
+    data["configs"]["guimi_revival"]["random_playout"]["decisions_per_cpu_s"]["median"] = 19_000.0
+    text, out = _render(data, tmp_path, capsys)
+    assert "## This host's speed, read on the peers" in text
+    assert "| rlcard uno | 27,000 | 54,000 | 0.50 |" in text
+    assert "Host factor 0.50" in text
+    row = next(line for line in out.splitlines() if "random playout" in line)
+    # the figure at the anchors' speed is shown; the verdict stays on the measured figure
+    assert "38,000 at the anchors' host speed (÷ 0.50)" in row
+    assert row.endswith("| no |")

@@ -63,6 +63,11 @@ def test_count_limits(registry: tcgcore.Registry) -> None:
     with pytest.raises(IllegalChoice) as many:
         m.choose(choice.player, choice.keys[:2])
     assert many.value.reason == "too_many"
+    # the same key twice on a one-key choice names the repeat, not the count
+    assert choice.max == 1
+    with pytest.raises(IllegalChoice) as twice:
+        m.choose(choice.player, [choice.keys[0], choice.keys[0]])
+    assert twice.value.reason == "duplicate_key" and "repeated" in str(twice.value)
     assert m.to_bytes() == before
 
 

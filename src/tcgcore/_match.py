@@ -278,6 +278,8 @@ class Match(Generic[S]):
                 raise IllegalChoice(f"{choice.kind}: option keys are strings, got {key!r}",
                                     reason="unknown_key")
         n = len(keys)
+        if n > 1 and len(set(keys)) != n:  # before the count: [k, k] on a one-key choice
+            raise IllegalChoice(f"{choice.kind}: an option key is repeated", reason="duplicate_key")
         if n < choice.min:
             raise IllegalChoice(
                 f"{choice.kind}: choose at least {choice.min} option(s), got {n}", reason="too_few"
@@ -286,8 +288,6 @@ class Match(Generic[S]):
             raise IllegalChoice(
                 f"{choice.kind}: choose at most {choice.max} option(s), got {n}", reason="too_many"
             )
-        if n > 1 and len(set(keys)) != n:
-            raise IllegalChoice(f"{choice.kind}: an option key is repeated", reason="duplicate_key")
         for key in keys:
             for opt in options:
                 if opt.key == key:

@@ -114,13 +114,19 @@ def _any_chooseable(state: ArkhamState, seat: int, e: Effect) -> bool:
     """``bool(chooseable_seats(state, seat, e))``, stopping at the first one."""
     loc = state.inv[seat].location
     target = e.target
-    need_deck = any(x.op == "search_top" and x.target == "chosen" for x in e.on_success)
+    need_deck: bool | None = None  # looked at once a seat passes the other checks
     for s, inv in enumerate(state.inv):
         if inv.status or inv.location != loc:
             continue
         if (target == "damaged" and inv.damage <= 0) or \
                 (target == "horrified" and inv.horror <= 0):
             continue
+        if need_deck is None:  # it searches the chosen investigator's deck (plain loop)
+            need_deck = False
+            for x in e.on_success:
+                if x.op == "search_top" and x.target == "chosen":
+                    need_deck = True
+                    break
         if need_deck and not state.zones[Z_DECK[s]].cards:
             continue
         return True

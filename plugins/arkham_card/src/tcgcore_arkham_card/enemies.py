@@ -12,9 +12,11 @@ from tcgcore import Option
 
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
+from .cards import CardDef
 from .rules import (
     _POOL,
     BONUS_CODES,
+    FORCED_CODES,
     Z_AT,
     Z_DECK,
     Z_DISCARD,
@@ -228,7 +230,11 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
         return
     if not inv.limits.get("game_end_done"):
         game_end: list[tcgcore.Step] = []
+        cards = state.cards
+        forced = None if state.extra_defs else FORCED_CODES  # cards without any: skipped
         for cid in [*state.zones[Z_THREAT[seat]].cards, *state.zones[Z_PLAY[seat]].cards]:
+            if forced is not None and cards[cid].code not in forced:
+                continue
             d = dof(state, cid)
             if d.is_weakness() and "game_end" in d.forced and _game_end_applies(state, cid):
                 game_end.append(Effects(seat=seat, effects=d.forced["game_end"], source=cid))
@@ -312,11 +318,15 @@ def can_attack(state: ArkhamState, seat: int, eid: int) -> bool:
     """Whether enemy ``eid`` may attack investigator ``seat``: not one that cannot attack
     (A608.3), nor a non-Elite enemy while On the Lam protects the investigator this
     round (A974.6); such enemies are not listed in the attack order either."""
-    d = dof(state, eid)
-    if has_kw(d, "cannot_attack"):
+    return _may_attack(state, seat, dof(state, eid))
+
+
+def _may_attack(state: ArkhamState, seat: int, d: CardDef) -> bool:
+    """:func:`can_attack` for an enemy whose current definition ``d`` the caller has."""
+    if "cannot_attack" in d.keywords:
         return False
-    return not (state.inv[seat].limits.get("flag:on_the_lam:round") and
-                "Elite" not in _traits(d))
+    limits = state.inv[seat].limits
+    return not (limits and limits.get("flag:on_the_lam:round") and "Elite" not in _traits(d))
 
 
 @spec.handles(EnemyAttack)
@@ -327,7 +337,7 @@ def _enemy_attack(eng: Eng, step: EnemyAttack) -> None:
     if state.inv[seat].status or not state.cards[eid].zone.startswith(("at.", "threat.")):
         return
     d = dof(state, eid)
-    if not can_attack(state, seat, eid):
+    if not _may_attack(state, seat, d):
         return
     ev = eng.emit("enemy_attacks", player=seat, card=eid, code=d.code)
     eng.push(AttackHits(enemy=eid, seat=seat, event=ev.seq, exhaust=step.exhaust))
@@ -344,8 +354,10 @@ def _attack_hits(eng: Eng, step: AttackHits) -> None:
         eng.push(AfterAttack(enemy=eid, seat=seat, exhaust=step.exhaust))
         return
     d = dof(state, eid)
-    more = _devourer.attack_extra(eng, eid, seat)  # Yithian Observer (A994.4)
-    other = state.inv[seat].limits.pop(f"redirect:{step.event}", -1)
+    # Yithian Observer (A994.4): only an enemy with the keyword does anything there
+    more = _devourer.attack_extra(eng, eid, seat) if "yithian" in d.keywords else 0
+    limits = state.inv[seat].limits
+    other = limits.pop(f"redirect:{step.event}", -1) if limits else -1
     if other >= 0 and state.cards[other].zone.startswith(("at.", "threat.")):
         # Aquinnah (A978.9): the attack's damage goes to another enemy, the horror to you
         eng.push(DamageEnemy(enemy=other, amount=d.enemy_damage + more, seat=seat),
@@ -367,10 +379,11 @@ def _after_attack(eng: Eng, step: AfterAttack) -> None:
     d = dof(state, eid)
     if "after_attack" in d.forced:  # Silver Twilight Acolyte
         eng.push(Effects(seat=state.lead, effects=d.forced["after_attack"], source=eid))
-    if has_kw(d, "elusive") and not card.exhausted:
+    keywords = d.keywords
+    if "elusive" in keywords and not card.exhausted:
         eng.push(ElusiveMove(enemy=eid))  # A610.1 (it exhausts as it leaves)
         return
-    if step.exhaust and not has_kw(d, "massive"):
+    if step.exhaust and "massive" not in keywords:
         eng.update_card(eid, exhausted=True)  # A417.5
         eng.emit("enemy_exhausted", card=eid, code=card.code)
 

@@ -426,9 +426,13 @@ def inv_sanity(state: ArkhamState, seat: int) -> int:
         return base
     cards = state.cards
     bonus = None if state.extra_defs else BONUS_CODES  # others add nothing: skipped
-    return base + sum(dof(state, c).bonus.get("sanity", 0) for c in threat
-                      if (bonus is None or cards[c].code in bonus)
-                      and dof(state, c).type_code == "treachery")
+    for c in threat:  # a plain loop: no generator per call
+        if bonus is not None and cards[c].code not in bonus:
+            continue
+        d = dof(state, c)
+        if d.type_code == "treachery":
+            base += d.bonus.get("sanity", 0)
+    return base
 
 
 def current_agenda(state: ArkhamState) -> int:
@@ -520,38 +524,63 @@ def shroud(state: ArkhamState, loc: int) -> int:
     return max(0, base)
 
 
+#: :func:`rebuild_adjacency` answers for the pool's locations: ``(location id, code,
+#: unrevealed side showing)`` of each location in play, in order -> ``state.adj`` as
+#: ``(key, connected ids)`` pairs. A pure function of that key and the immutable pool
+#: (a blank text box keeps symbols and connections), so it never goes stale; bounded.
+_ADJ_MEMO: dict[tuple[tuple[int, str, bool], ...], tuple[tuple[str, tuple[int, ...]], ...]] = {}
+
+
 def rebuild_adjacency(state: ArkhamState) -> None:
     """Recompute connections between locations in play (A211.5); called when the set of
-    locations in play changes."""
-    locs = list(state.zones["locations"].cards)
+    locations in play changes or a location's side does (A992.1). Sets ``state.adj``:
+    ``{str(location id): sorted connected location ids}`` in the order of the
+    ``locations`` zone; connections are symmetric."""
+    cards = state.cards
+    extra = state.extra_defs
+    places: list[tuple[int, CardDef, bool]] = []
+    asked: list[tuple[int, str, bool]] = []
+    for loc in state.zones["locations"].cards:
+        card = cards[loc]
+        code = card.code
+        # printed: a blank text box keeps symbols and connections (A978.6)
+        d = (extra.get(code) if extra else None) or _POOL[code]
+        hidden = bool(d.unrevealed_symbol) and card.counters.get("revealed", 0) != 1
+        places.append((loc, d, hidden))  # hidden: the unrevealed side links (A992.1)
+        asked.append((loc, code, hidden))
+    key = None if extra else tuple(asked)
+    got = _ADJ_MEMO.get(key) if key is not None else None
+    if got is None:
+        got = _adjacency(places)
+        if key is not None and len(_ADJ_MEMO) < 4096:  # bounded, whatever is asked
+            _ADJ_MEMO[key] = got
+    state.adj = {k: list(v) for k, v in got}
+
+
+def _adjacency(places: list[tuple[int, CardDef, bool]]
+               ) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """:func:`rebuild_adjacency`'s answer for ``(location id, definition, unrevealed side
+    showing)`` of the locations in play: a location links to those it names by code or
+    by symbol, and to those that name it."""
     by_symbol: dict[str, list[int]] = {}
     by_code: dict[str, int] = {}
-    hidden = {loc for loc in locs if dof(state, loc).unrevealed_symbol
-              and not is_revealed(state, loc)}  # an unrevealed side's links (A992.1)
-    for loc in locs:
-        d = dof(state, loc)
-        sym = d.unrevealed_symbol if loc in hidden else d.symbol
+    for loc, d, hidden in places:
+        sym = d.unrevealed_symbol if hidden else d.symbol
         if sym:
             by_symbol.setdefault(sym, []).append(loc)
         by_code[d.code] = loc
-    adj: dict[str, list[int]] = {}
-    for loc in locs:
-        d = dof(state, loc)
-        targets: list[int] = []
-        for ref in d.unrevealed_connections if loc in hidden else d.connections:
+    links: dict[int, set[int]] = {}
+    for loc, d, hidden in places:
+        targets = links.setdefault(loc, set())
+        for ref in d.unrevealed_connections if hidden else d.connections:
             if ref in by_code:
-                targets.append(by_code[ref])
-            targets.extend(by_symbol.get(ref, []))
-        adj[str(loc)] = sorted({t for t in targets if t != loc})
-    # connections are symmetric
-    for key, targets in list(adj.items()):
-        loc = int(key)
+                targets.add(by_code[ref])
+            targets.update(by_symbol.get(ref, ()))
+        targets.discard(loc)
+    for loc, targets in list(links.items()):  # connections are symmetric
         for t in targets:
-            back = adj[str(t)]
-            if loc not in back:
-                back.append(loc)
-                back.sort()
-    state.adj = adj
+            links[t].add(loc)
+    return tuple((str(loc), tuple(sorted(links[loc]))) for loc, _, _ in places)
 
 
 def distances_from(state: ArkhamState, start: int) -> dict[int, int]:
@@ -1221,10 +1250,17 @@ def limit_store(state: ArkhamState, seat: int, limit: str) -> dict[str, int]:
 
 def _fight_targets(state: ArkhamState, seat: int) -> list[int]:
     """A413.1/A604.2: enemies at your location; unengaged aloof enemies excluded."""
-    loc = state.inv[seat].location
+    here = enemies_at(state, state.inv[seat].location)
+    if not here:
+        return here  # a new list: the caller may keep it
     out = []
-    for eid in enemies_at(state, loc):
-        if engaged_seat(state, eid) < 0 and has_kw(dof(state, eid), "aloof"):
+    cards = state.cards
+    # a card whose printed keywords lack "aloof" never has it (a blank text box only
+    # removes keywords): only the others are looked up
+    aloof = None if state.extra_defs else (_KW_CODES.get("aloof") or keyword_codes("aloof"))
+    for eid in here:
+        if (aloof is None or cards[eid].code in aloof) and engaged_seat(state, eid) < 0 and \
+                has_kw(dof(state, eid), "aloof"):
             continue
         out.append(eid)
     return out
@@ -1731,10 +1767,10 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         # the test Dodge may cancel it (A901.1); peril blocks the others (A613.1)
         loc = state.inv[event.player].location
         for s in seats_at(state, loc):
-            if (state.peril >= 0 and s != state.peril) or _threat_keyword(state, s, "no_play"):
-                continue  # peril (A613.1); an encounter "cannot play" wins (A106.2, A106.4)
             if not _may_play_when(state, s, "enemy_attacks"):
                 continue  # usually no such card: looked up by code first
+            if (state.peril >= 0 and s != state.peril) or _threat_keyword(state, s, "no_play"):
+                continue  # peril (A613.1); an encounter "cannot play" wins (A106.2, A106.4)
             for cid in playable_hand(state, s):
                 d = dof(state, cid)
                 if d.play_when == "enemy_attacks" and \

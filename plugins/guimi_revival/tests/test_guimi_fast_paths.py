@@ -1,8 +1,8 @@
 """The fast paths of the Guimi rules (issue 8) give exactly what a fresh computation gives.
 
 ``rules`` reads per-card facts from caches built once from the immutable card definitions
-(:func:`rules.card_infos`, the main-phase option records ``rules._OPTS`` and the move options
-``rules._MOVE_OPTS``, looked up per unit, slot and empty slots). Each test here recomputes the
+(:func:`rules.card_infos` and the main-phase option records ``rules._OPTS``, which also hold
+each unit's move options per slot and empty slots). Each test here recomputes the
 same answer the plain way, straight from the :class:`CardDef` records (the code before the
 caches), and compares it at every decision of several seeded random games, with default and
 with non-default rules options and decks.
@@ -383,7 +383,6 @@ def test_cleared_caches_give_the_same_games() -> None:
         while (choice := m.pending) is not None:
             if clear and n % 7 == 0:
                 rules._OPTS.clear()
-                rules._MOVE_OPTS.clear()
                 rules._INFO.clear()
                 rules._SEARCHABLE.clear()
                 rules._HAVING.clear()
@@ -392,6 +391,33 @@ def test_cleared_caches_give_the_same_games() -> None:
         return m.digest(), n
 
     assert run(False) == run(True)
+
+
+def test_state_checks_follow_each_match_options() -> None:
+    """Interleaved matches with the default options and with the optional state checks
+    (``while_at_or_above`` thresholds, automatic ascension) play as each plays alone: the
+    shortcut after a step for default options never skips another match's checks (018.1 (3),
+    089.3, 112.2, 113.1)."""
+    checks = {"threshold_checks": "while_at_or_above", "ascension_start": "automatic"}
+    setups: list[tuple[int, dict[str, Any]]] = [(s, o) for s in range(4) for o in ({}, checks)]
+
+    def agents(seed: int) -> list[tcgcore.RandomAgent]:
+        return [tcgcore.RandomAgent(seed * 31 + s) for s in range(2)]
+
+    alone = []
+    for seed, options in setups:
+        m = tcgcore.new_match("guimi_revival", seed=seed, **options)
+        tcgcore.play_out(m, agents(seed))
+        alone.append((m.digest(), len(m.decisions)))
+    matches = [tcgcore.new_match("guimi_revival", seed=seed, **options)
+               for seed, options in setups]
+    players = [agents(seed) for seed, _ in setups]
+    while any(m.pending is not None for m in matches):
+        for m, ags in zip(matches, players, strict=True):
+            if (choice := m.pending) is not None:
+                m.choose(choice.player, ags[choice.player].decide(m, choice))
+    assert [(m.digest(), len(m.decisions)) for m in matches] == alone
+    assert alone[0::2] != alone[1::2]  # the checks changed some game
 
 
 def test_attack_options_are_not_shared_between_matches() -> None:

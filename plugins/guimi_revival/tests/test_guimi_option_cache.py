@@ -17,7 +17,6 @@ import tcgcore
 
 def _fresh(eng: tcgcore.Engine[GuimiState], p: int) -> list[tcgcore.Option]:
     rules._OPTS.clear()
-    rules._MOVE_OPTS.clear()
     return rules.main_options(eng, p)
 
 
@@ -46,6 +45,5 @@ def test_two_matches_share_options_without_changing_them() -> None:
     agents_b = [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)]
     tcgcore.play_out(a, agents_a)
     rules._OPTS.clear()
-    rules._MOVE_OPTS.clear()
     tcgcore.play_out(b, agents_b)
     assert a.digest() == b.digest() and a.decisions == b.decisions

@@ -87,30 +87,54 @@ spec: tcgcore.GameSpec[GuimiState] = tcgcore.GameSpec(
 
 def on(step_type: type[StepT]) -> Callable[[Callable[[Eng, StepT], None]],
                                           Callable[[Eng, StepT], None]]:
-    """Register a handler that applies pending losses afterwards (018.1 (3), 135.1)."""
+    """Register a handler that runs the state checks afterwards: pending losses (018.1 (3),
+    135.1) and, when the rules options ask for them, the checks of :func:`_state_checks`."""
 
     def register(fn: Callable[[Eng, StepT], None]) -> Callable[[Eng, StepT], None]:
         def wrapped(eng: Eng, step: StepT) -> None:
             fn(eng, step)
             state = eng.state
-            if state.result is not None:  # every check below needs a running match
-                return
-            opts = state.options
-            if opts.threshold_checks == "while_at_or_above" and state.result is None:
-                for p in (0, 1):
-                    _persistent_checks(eng, p)
-            if opts.ascension_start == "automatic" and state.result is None:
-                for p in (0, 1):  # 089.3: begins at the first state check it qualifies
-                    if (state.sequence[p] == 0 and rb_on_field(eng, p)
-                            and ascension_ready(eng, p)):
-                        begin_ascension(eng, p)
-            if state.losses and not state.hold_losses and state.result is None:
-                finish_losses(eng)
+            if state.options is _plain_options:  # the usual case: only pending losses
+                if state.losses and not state.hold_losses and state.result is None:
+                    finish_losses(eng)
+            elif state.result is None:  # every check needs a running match
+                _state_checks(eng)
 
         spec.handles(step_type)(wrapped)
         return fn
 
     return register
+
+
+#: the last rules options seen that ask for neither persistent threshold checks nor automatic
+#: ascension (the defaults): with them the checks after a step are only the pending losses.
+#: Options are frozen, and this reference keeps the object (and so its identity) alive, so an
+#: ``is`` test against it is exact.
+_plain_options: object = None
+
+
+def _state_checks(eng: Eng) -> None:
+    """The checks after a step of a running match (018.1 (3), 089.3, 112.2, 113.1, 135.1):
+    ``while_at_or_above`` thresholds, automatic ascension, then pending losses."""
+    global _plain_options
+    state = eng.state
+    opts = state.options
+    plain = True
+    if opts.threshold_checks == "while_at_or_above":
+        plain = False
+        for p in (0, 1):
+            _persistent_checks(eng, p)
+    if opts.ascension_start == "automatic":
+        plain = False
+        if state.result is None:
+            for p in (0, 1):  # 089.3: begins at the first state check it qualifies
+                if (state.sequence[p] == 0 and rb_on_field(eng, p)
+                        and ascension_ready(eng, p)):
+                    begin_ascension(eng, p)
+    if plain:
+        _plain_options = opts
+    if state.losses and not state.hold_losses and state.result is None:
+        finish_losses(eng)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -981,10 +1005,13 @@ class _CardOpts:
             :func:`cond_ok` decides).
         potion: a potion item's option in a unit slot (076.1).
         ignites: one option per 【起】 ability, in ability order (075).
+        moves: its move/swap options as a unit (077.1) at index ``slot * 16 + empty``, where
+            ``empty`` has bit t set when slot t is empty; ``None`` until first asked (then
+            :func:`_move_opts`, a function of the card id, slot and empty slots alone).
     """
 
-    __slots__ = ("code", "conds", "from_hand", "gate", "ignites", "potion", "seq_max", "spirit",
-                 "spirit_opt")
+    __slots__ = ("code", "conds", "from_hand", "gate", "ignites", "moves", "potion", "seq_max",
+                 "spirit", "spirit_opt")
 
     def __init__(self, code: str, gate: int, from_hand: tuple[tuple[Option, ...], ...],
                  spirit: int, spirit_opt: Option | None, conds: tuple[Condition, ...],
@@ -998,6 +1025,7 @@ class _CardOpts:
         self.seq_max = seq_max
         self.potion = potion
         self.ignites = ignites
+        self.moves: list[tuple[Option, ...] | None] = [None] * 64
 
 
 def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
@@ -1010,9 +1038,8 @@ def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
     if ctype in ("beyonder", "item"):
         plays = [Option(key=f"play:{cid}:{s}", label=f"Play {name} to {SLOT_NAMES[s]}", card=cid)
                  for s in range(4)]
-        for ev in range(5):
-            for empty in range(16):
-                from_hand[ev * 16 + empty] = tuple(plays[s] for s in range(4) if empty >> s & 1)
+        by_empty = [tuple(plays[s] for s in range(4) if empty >> s & 1) for empty in range(16)]
+        from_hand = by_empty * 5  # the same for every ``ev``
     elif ctype == "event":
         quick = d.event_kind == "quick"
         up = Option(key=f"event:{cid}:up", label=f"Activate {name}", card=cid)
@@ -1047,21 +1074,14 @@ def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
 #: options), so one instance serves every choice and match in the process; derived from
 #: immutable card definitions only, a cache and not game state.
 _OPTS: dict[str, list[_CardOpts | None]] = {}
-_OPTS_LIMIT = 100_000
-
-#: (card id * 4 + its slot) * 16 + mask of empty slots (bit t = slot t empty) -> the move/swap
-#: options of that unit (077.1) in the order :func:`main_options` lists them; a function of the
-#: key alone (labels name slots, not cards), so exact to reuse in any match
-_MOVE_OPTS: dict[int, tuple[Option, ...]] = {}
 _END_OPT = Option(key="end", label="End the main phase")
 
 
 def _move_opts(cid: int, s: int, empty_mask: int) -> tuple[Option, ...]:
     """The move/swap options of unit ``cid`` in slot ``s`` when the empty slots are the bits of
-    ``empty_mask`` (see :data:`_MOVE_OPTS`): to each other slot ``t``, a move when ``t`` is empty,
-    else a swap listed once, by the unit in the lower slot (077.1)."""
-    if len(_MOVE_OPTS) >= _OPTS_LIMIT:
-        _MOVE_OPTS.clear()
+    ``empty_mask`` (cached in :attr:`_CardOpts.moves`): to each other slot ``t``, a move when
+    ``t`` is empty, else a swap listed once, by the unit in the lower slot (077.1), in the order
+    :func:`main_options` lists them; labels name slots, not cards."""
     out: list[Option] = []
     for t in range(4):
         if t != s:
@@ -1070,8 +1090,7 @@ def _move_opts(cid: int, s: int, empty_mask: int) -> tuple[Option, ...]:
                 out.append(Option(key=f"move:{cid}:{t}", card=cid,
                                   label=f"{'Move' if free else 'Swap'} "
                                         f"{SLOT_NAMES[s]} -> {SLOT_NAMES[t]}"))
-    opts = _MOVE_OPTS[(cid * 4 + s) * 16 + empty_mask] = tuple(out)
-    return opts
+    return tuple(out)
 
 
 def main_options(eng: Eng, p: int) -> list[Option]:
@@ -1080,7 +1099,7 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     Order: from hand (per card: play to each empty slot, or activate then set an event), face-
     down Spirit World cards (extra activation or flip), potions and 【起】 abilities of units
     then the RB, moves/swaps, ``end``. Options come from caches of immutable derived data
-    (:data:`_OPTS` per card instance and code, :data:`_MOVE_OPTS` per unit, slot and empty
+    (:data:`_OPTS` per card instance and code, with its move options per slot and empty
     slots); what is offered is decided from the live state at every call.
     """
     state = eng.state
@@ -1131,7 +1150,6 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     used = state.used_ignition
     moves_ok = o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn
     moves: list[tuple[Option, ...]] = []  # per unit, in slot order (077.1), listed last
-    get_moves = _MOVE_OPTS.get
     for s, cid in enumerate(units):
         if cid == EMPTY_SLOT:
             continue
@@ -1145,8 +1163,10 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         if rec.ignites and cid not in used and not (card.counters and card.counters.get("no_act")):
             extend(rec.ignites)
         if moves_ok:
-            mv = get_moves((cid * 4 + s) * 16 + empty)
-            moves.append(mv if mv is not None else _move_opts(cid, s, empty))
+            mv = rec.moves[s * 16 + empty]
+            if mv is None:
+                mv = rec.moves[s * 16 + empty] = _move_opts(cid, s, empty)
+            moves.append(mv)
     card = cards[rb]
     if card.zone == _REVIVAL[p] and not state.mad[p]:
         code = card.code

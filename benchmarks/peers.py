@@ -12,10 +12,11 @@ import time
 from typing import Any
 
 #: What the peers ran at when the anchors of issue #8 were measured on this kind of machine
-#: (2 cores; medians; the same loops as below): ``(engine, game) -> (low, high)`` decisions or
-#: env steps per second. A single figure has ``low == high``; a range covers a group of games
-#: that was reported as one range. The issue quotes two of them for scale (pure-Python OpenSpiel
-#: games 22,000-75,000, RLCard uno about 54,000). See :func:`host_speed`.
+#: (2 cores; medians of the team's anchor measurements, whose exact loops are not recorded):
+#: ``(engine, game) -> (low, high)`` decisions or env steps per second. A single figure has
+#: ``low == high``; a range covers a group of games that was reported as one range. The issue
+#: quotes two of them for scale (pure-Python OpenSpiel games 22,000-75,000, RLCard uno about
+#: 54,000). See :func:`host_speed`.
 ANCHORS: dict[tuple[str, str], tuple[float, float]] = {
     ("rlcard", "uno"): (54_000.0, 54_000.0),
     ("rlcard", "doudizhu"): (5_400.0, 5_400.0),
@@ -40,8 +41,8 @@ def host_speed(results: dict[str, Any]) -> dict[str, Any] | None:
         [low, high], "ratio": [x / high, x / low]}``. ``factor`` is the median ratio of the
         peers with a single anchor figure (``basis`` names them), or ``None`` if none of
         them ran: the host's speed in this run as a fraction of the anchors' (0.5 means the
-        peers ran at half their anchor speed). It compares interpreters on one kind of
-        machine, so it scales pure-Python throughput, not C-level figures like decode times.
+        peers ran at half their anchor speed). The peers mix Python and C++ rules, so it
+        is a rough reading of the host against the anchors' day, for context only.
     """
     rows: list[dict[str, Any]] = []
     point: list[float] = []

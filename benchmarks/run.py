@@ -941,17 +941,15 @@ def _host_lines(host: dict[str, Any] | None) -> list[str]:
     factor = host["factor"]
     if factor is not None:
         lines += ["", f"Host factor {factor:.2f}: the median of the peers with a single anchor "
-                  f"figure ({', '.join(host['basis'])}). It has read 0.37–0.50 in every recorded run, "
-                  "fast host phases included, so it is a standing gap to the anchors, not a "
-                  "phase reading; it is not applied to any target."]
+                  f"figure ({', '.join(host['basis'])}). A wall-clock ratio from one short sample "
+                  "per peer, against anchors measured another day: context for reading the "
+                  "absolute figures, not a reading of the host's phase, and not applied to "
+                  "any target."]
     return lines
 
 
-def _targets(configs: dict[str, Any], host: dict[str, Any] | None = None) -> list[str]:
-    """The targets of issue #8, each met / not met / not measurable now. With ``host``
-    (:func:`peers.host_speed`) the throughput rows also show the figure at the anchors'
-    host speed; the verdicts never use it."""
-    factor = (host or {}).get("factor")
+def _targets(configs: dict[str, Any]) -> list[str]:
+    """The targets of issue #8, each met / not met / not measurable now."""
     lines = ["", "## Targets", "", "| target | figure | met |", "| --- | --- | --- |"]
     for label, goal in TARGETS.items():
         r = configs.get(label, {})
@@ -964,12 +962,10 @@ def _targets(configs: dict[str, Any], host: dict[str, Any] | None = None) -> lis
                 wall = rp["decisions_per_s"]["median"]
                 others = (rp.get("others_and_steal_cores") or {}).get("max")
                 busy = f", others took up to {others:.2f} cores" if others is not None else ""
-                scaled = (f"; {got / factor:,.0f} at the anchors' host speed (÷ {factor:.2f})"
-                          if factor else "")
                 lines.append(f"| {label} random playout ≥ {goal:,} decisions/s on one core "
                              f"| {_near(got, goal, 0, ',f')} per CPU-second ({wall:,.0f} per "
                              f"wall-clock second"
-                             f"{busy}){scaled} | {'yes' if got >= goal else 'no'} |")
+                             f"{busy}) | {'yes' if got >= goal else 'no'} |")
             else:  # a result file from before CPU time was measured
                 got = rp["decisions_per_s"]["median"]
                 lines.append(f"| {label} random playout ≥ {goal:,} decisions/s "

@@ -566,3 +566,31 @@ def test_zone_ids_follow_zones_added_later() -> None:
     assert after == (*before, "at.9999")
     assert rules.zone_ids(state, ("at.",), ("locations",)) == tuple(
         z for z in state.zones if z == "locations" or z.startswith("at."))
+
+
+@pytest.mark.parametrize("scenario", ["01104", "01120", "01142"])
+def test_remembered_adjacency_equals_a_fresh_one(scenario: str) -> None:
+    """A211.5, A992.1: :func:`rules.rebuild_adjacency` answers from its memo exactly what it
+    computes afresh, at every few decisions of seeded games (locations entering play,
+    revealed, flipped or removed)."""
+    for seed in range(3):
+        m = tcgcore.new_match("arkham_card", seed=seed, players=2, scenario=scenario)
+        agents = [tcgcore.RandomAgent(seed * 31 + s) for s in range(2)]
+        n = 0
+        while (choice := m.pending) is not None:
+            if n % 3 == 0:
+                warm = m.clone().state
+                rules.rebuild_adjacency(warm)   # memo filled (or hit)
+                hit = dict(warm.adj)
+                rules._ADJ_MEMO.clear()
+                cold = m.clone().state
+                rules.rebuild_adjacency(cold)
+                assert hit == cold.adj
+                rules.rebuild_adjacency(cold)   # a hit hands out fresh lists
+                for links in cold.adj.values():
+                    links.append(-1)
+                again = m.clone().state
+                rules.rebuild_adjacency(again)
+                assert again.adj == hit
+            m.choose(choice.player, agents[choice.player].decide(m, choice))
+            n += 1

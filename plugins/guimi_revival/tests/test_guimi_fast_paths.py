@@ -416,6 +416,12 @@ def test_state_checks_follow_each_match_options() -> None:
         for m, ags in zip(matches, players, strict=True):
             if (choice := m.pending) is not None:
                 m.choose(choice.player, ags[choice.player].decide(m, choice))
+                # what makes the shortcut exact: only options that ask for neither check
+                # are ever remembered as plain
+                plain = rules._plain_options
+                assert plain is None or (
+                    plain.threshold_checks != "while_at_or_above"  # type: ignore[attr-defined]
+                    and plain.ascension_start != "automatic")  # type: ignore[attr-defined]
     assert [(m.digest(), len(m.decisions)) for m in matches] == alone
     assert alone[0::2] != alone[1::2]  # the checks changed some game
 

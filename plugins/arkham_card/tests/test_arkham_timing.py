@@ -120,6 +120,19 @@ def test_A203_2_hand_x2_fills_both_hand_slots() -> None:
     assert codes_in(m, "play.0") == ["t_inv_guard", "t_bat"]
 
 
+def test_A203_2_A203_4_a_hand_x2_asset_in_play_is_offered_once() -> None:
+    """A card holding both hand slots is one card to discard, not two options with the
+    same key (the overflow list is built with an explicit membership check, which a
+    generator inside ``list.extend`` only happens to honour in CPython)."""
+    m = scenario(desc(inv(hand=["t_knife"], assets=["t_bat"])))
+    answer(m, f"play:{enemy(m, 't_knife')}")
+    assert kind(m) == "slot_discard"
+    assert keys(m) == [f"asset:{enemy(m, 't_bat')}"]
+    answer(m, keys(m)[0])
+    assert codes_in(m, "play.0") == ["t_inv_guard", "t_knife"]
+    assert codes_in(m, "discard.0") == ["t_bat"]
+
+
 def test_A203_3_slotless_assets_are_unlimited() -> None:
     m = scenario(desc(inv(hand=["t_training"], assets=["t_focus", "t_training"])))
     answer(m, f"play:{enemy(m, 't_training', 0)}")

@@ -770,7 +770,11 @@ def _slot_overflow(state: ArkhamState, seat: int, d: CardDef) -> list[int]:
         trait, more = only.get(s, ("", 0))
         if not more:
             if used.get(s, 0) + need.count(s) > limit:
-                out.extend(c for c in holders.get(s, []) if c not in out)
+                # a card holding two slots of a kind is listed twice in holders: offer
+                # it once (an explicit loop, so the check sees what was just added)
+                for c in holders.get(s, []):
+                    if c not in out:
+                        out.append(c)
             continue
         # restricted slots (Daisy's Tote Bag): cards with the trait fill them first; the
         # rest, and those that do not fit there, use the normal slots
@@ -778,8 +782,9 @@ def _slot_overflow(state: ArkhamState, seat: int, d: CardDef) -> list[int]:
         n_trait = len(fits) + (need.count(s) if trait in _traits(d) else 0)
         n_other = used.get(s, 0) + need.count(s) - n_trait
         if n_other + max(0, n_trait - more) > limit:
-            out.extend(c for c in holders.get(s, []) if c not in out and
-                       (c not in fits or n_trait > more))
+            for c in holders.get(s, []):
+                if c not in out and (c not in fits or n_trait > more):
+                    out.append(c)
     return out
 
 

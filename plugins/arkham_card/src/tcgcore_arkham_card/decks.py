@@ -36,6 +36,7 @@ __all__ = [
     "load_deck",
     "option_allows",
     "parse_deck",
+    "starter_codes",
     "starter_deck",
 ]
 
@@ -315,26 +316,79 @@ def deck_codes(deck: DeckList, rng: tcgcore.Rng | None = None) -> list[str]:
     """The deck's cards, one code per copy (``slots`` only; the side deck is not played).
     ``01000`` becomes a random core basic weakness drawn with ``rng`` (the match's seeded
     generator); without ``rng`` it is dropped."""
-    out: list[str] = []
-    for code, qty in sorted(deck.slots.items()):
+    return _plan_codes(_deck_plan(deck.slots), rng)
+
+
+#: How :func:`deck_codes` lays out a deck: the codes (one per copy, in code order) before
+#: the random basic weaknesses, how many of those, and the codes after them.
+_Plan = tuple[tuple[str, ...], int, tuple[str, ...]]
+
+
+def _deck_plan(slots: dict[str, int]) -> _Plan:
+    """The :data:`_Plan` of a deck's ``slots`` (code -> quantity), in code order."""
+    before: list[str] = []
+    after: list[str] = []
+    weaknesses = 0
+    out = before
+    for code, qty in sorted(slots.items()):
         if code == RANDOM_WEAKNESS:
-            if rng is None:
-                continue
-            pool = basic_weaknesses()
-            out += [pool[rng.randbelow(len(pool))] for _ in range(qty)]
+            weaknesses = qty
+            out = after
             continue
         out += [code] * qty
+    return tuple(before), weaknesses, tuple(after)
+
+
+def _plan_codes(plan: _Plan, rng: tcgcore.Rng | None) -> list[str]:
+    """A fresh list of a plan's codes: each random basic weakness drawn with ``rng`` in
+    order (``rng.randbelow`` once per copy, as :func:`deck_codes` promises), none without
+    ``rng``."""
+    before, weaknesses, after = plan
+    out = list(before)
+    if weaknesses and rng is not None:
+        pool = _basic_weakness_codes()
+        size = len(pool)
+        out += [pool[rng.randbelow(size)] for _ in range(weaknesses)]
+    out += after
     return out
+
+
+def starter_codes(name_or_code: str, rng: tcgcore.Rng | None = None) -> tuple[str, list[str]]:
+    """The name and cards of a shipped starter deck (see :func:`starter_deck` for the names
+    accepted): exactly ``(deck.name, deck_codes(deck, rng))`` for
+    ``deck = starter_deck(name_or_code)``, with the same ``rng`` draws (A971.2, A971.3).
+    The deck's layout is worked out once per process (the files never change); every call
+    returns a new list.
+
+    Raises:
+        KeyError: no such starter deck.
+    """
+    cached = _STARTER_PLANS.get(name_or_code)
+    if cached is None:
+        deck = starter_deck(name_or_code)  # raises KeyError
+        cached = (deck.name, _deck_plan(deck.slots))
+        if len(_STARTER_PLANS) < 256:  # spellings seen so far; bounded whatever callers send
+            _STARTER_PLANS[name_or_code] = cached
+    return cached[0], _plan_codes(cached[1], rng)
+
+
+#: :func:`starter_codes`' deck names and plans by the name or code asked for (immutable).
+_STARTER_PLANS: dict[str, tuple[str, _Plan]] = {}
 
 
 def basic_weaknesses() -> list[str]:
     """The core basic weaknesses, one entry per copy in the core set (random draws)."""
+    return list(_basic_weakness_codes())
+
+
+def _basic_weakness_codes() -> tuple[str, ...]:
+    """:func:`basic_weaknesses` as the per-process tuple itself (not to be changed)."""
     global _BASIC_WEAKNESSES
     if _BASIC_WEAKNESSES is None:  # the card pool is fixed: list them once per process
         _BASIC_WEAKNESSES = tuple(code for code, d in sorted(card_pool().items())
                                   if d.subtype_code == "basicweakness"
                                   and not code.startswith("t") for _ in range(d.quantity))
-    return list(_BASIC_WEAKNESSES)
+    return _BASIC_WEAKNESSES
 
 
 _BASIC_WEAKNESSES: tuple[str, ...] | None = None

@@ -19,7 +19,7 @@ from .cards import (
     load_scenario,
     scenario_list,
 )
-from .decks import STARTERS, DeckList, deck_codes, deck_problems, load_deck, starter_deck
+from .decks import STARTERS, DeckList, deck_codes, deck_problems, load_deck, starter_codes
 from .rules import (
     GAME,
     Eng,
@@ -211,6 +211,13 @@ def _imported_codes(eng: Eng, deck: DeckList, seat: int) -> list[str]:
     return codes
 
 
+def _starter_codes(eng: Eng, investigator: str, seat: int) -> list[str]:
+    """:func:`_imported_codes` of the investigator's starter deck (A971.5)."""
+    name, codes = starter_codes(investigator, eng.rng)  # "01000" drawn as deck_codes does
+    eng.emit("deck_imported", player=seat, data={"name": name, "cards": len(codes)})
+    return codes
+
+
 def _trauma_entry(entry: Any, seat: int, inv: CardDef) -> tuple[int, int]:
     """Check one seat's ``trauma`` entry ``[physical, mental]`` (A309.1): two whole
     numbers 0 or more (not booleans), the starting damage below the investigator's
@@ -223,20 +230,34 @@ def _trauma_entry(entry: Any, seat: int, inv: CardDef) -> tuple[int, int]:
     Raises:
         tcgcore.OptionsError: naming option 'trauma' and the seat.
     """
-    where = f"{GAME}: option 'trauma' seat {seat}"
-    if not isinstance(entry, list | tuple) or len(entry) != 2 or not all(
-            isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in entry):
-        raise tcgcore.OptionsError(f"{where}: needs [physical, mental], two whole numbers 0 "
-                                   f"or more, got {entry!r}")
-    physical, mental = int(entry[0]), int(entry[1])
-    for amount, limit, stat, fate in ((physical, inv.health, "health", "killed"),
-                                      (mental, inv.sanity, "sanity", "driven insane")):
-        if limit is not None and amount >= limit:
-            raise tcgcore.OptionsError(
-                f"{where}: {amount} {'physical' if stat == 'health' else 'mental'} trauma "
-                f"reaches {inv.name}'s {stat} ({limit}): the investigator was {fate} and "
-                "cannot play (A309.1, A954.1)")
+    ok = False
+    if isinstance(entry, (list, tuple)) and len(entry) == 2:
+        physical, mental = entry
+        ok = (isinstance(physical, int) and not isinstance(physical, bool) and physical >= 0
+              and isinstance(mental, int) and not isinstance(mental, bool) and mental >= 0)
+    if not ok:
+        raise tcgcore.OptionsError(f"{GAME}: option 'trauma' seat {seat}: needs [physical, "
+                                   f"mental], two whole numbers 0 or more, got {entry!r}")
+    physical, mental = int(physical), int(mental)
+    health, sanity = inv.health, inv.sanity
+    if health is not None and physical >= health:
+        _trauma_too_much(seat, inv, physical, health, "health", "killed")
+    if sanity is not None and mental >= sanity:
+        _trauma_too_much(seat, inv, mental, sanity, "sanity", "driven insane")
     return physical, mental
+
+
+def _trauma_too_much(seat: int, inv: CardDef, amount: int, limit: int, stat: str,
+                     fate: str) -> None:
+    """Raise the error for trauma that reaches the investigator's health or sanity.
+
+    Raises:
+        tcgcore.OptionsError: always (A309.1, A954.1).
+    """
+    raise tcgcore.OptionsError(
+        f"{GAME}: option 'trauma' seat {seat}: {amount} "
+        f"{'physical' if stat == 'health' else 'mental'} trauma reaches {inv.name}'s {stat} "
+        f"({limit}): the investigator was {fate} and cannot play (A309.1, A954.1)")
 
 
 def _difficulty(value: Any) -> str:
@@ -292,7 +313,7 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
         elif d.code in sdef.decks:
             deck_codes = list(sdef.decks[d.code])
         elif d.code in STARTERS:
-            deck_codes = _imported_codes(eng, starter_deck(d.code), s)
+            deck_codes = _starter_codes(eng, d.code, s)
         else:
             deck_codes = []
         pool = card_pool()
@@ -307,12 +328,14 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
             if problems:
                 raise tcgcore.DeckError(f"{GAME}: option 'decks' seat {s}", problems)
         deck_zone = f"deck.{s}"
+        add_card = eng.add_card
         for c in deck_codes:
-            eng.add_card(c, s, deck_zone)
+            add_card(c, s, deck_zone)
         inv.damage, inv.horror = _trauma_entry(trauma[s], s, d)  # A309.1
         state.inv.append(inv)
     state.lead = lead  # A306.1
-    state.bag = list(sdef.bags.get(state.difficulty, chaos_bag(state.difficulty)))
+    bag = sdef.bags.get(state.difficulty)
+    state.bag = list(bag) if bag is not None else chaos_bag(state.difficulty)
     extra_tokens = options.get("chaos_add", [])
     if not isinstance(extra_tokens, list) or not all(isinstance(t, str) for t in extra_tokens):
         raise tcgcore.OptionsError(f"{GAME}: option 'chaos_add' must list token names")

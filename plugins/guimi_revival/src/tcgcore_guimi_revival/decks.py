@@ -153,6 +153,23 @@ def default_decks() -> dict[str, DeckList]:
     return out
 
 
+#: a precon's cards in setup order: (RB code, main deck codes in list order, extra deck codes)
+PreconCards = tuple[str, tuple[str, ...], tuple[str, ...]]
+
+
+@cache
+def precon_cards(name: str) -> PreconCards:
+    """The cards of precon deck ``name`` as setup adds them (051.1): its RB code, its main
+    deck as :meth:`DeckList.main_codes` lists it, and its extra deck, all immutable tuples
+    (computed once per process: precon deck lists never change once loaded).
+
+    Raises:
+        KeyError: ``name`` is not a precon deck (see :data:`PRECONS`).
+    """
+    deck = default_decks()[name]
+    return deck.revival, tuple(deck.main_codes()), tuple(deck.extra)
+
+
 def parse_deck_text(text: str, source: str = "deck") -> DeckList:
     """Parse a deck file's text: TOML, or JSON when it starts with ``{``
     (format: ``docs/guimi_revival/decks.md``).

@@ -13,11 +13,26 @@ from typing import Any, Literal
 import msgspec
 
 import tcgcore
-from tcgcore import Engine, Step
+from tcgcore import Engine, Step, Visibility
 
 from .cards import CardPool, get_pool
-from .decks import DeckList, default_decks, parse_deck, parse_deck_text, validate_deck
-from .options import GAME, check_known, parse_rules_options
+from .decks import (
+    DeckList,
+    PreconCards,
+    default_decks,
+    parse_deck,
+    parse_deck_text,
+    precon_cards,
+    validate_deck,
+)
+from .options import (
+    GAME,
+    MATCH_OPTION_NAMES,
+    RULES_OPTION_NAMES,
+    RulesOptions,
+    check_known,
+    parse_rules_options,
+)
 from .rules import z
 from .state import (
     BattleStart,
@@ -157,18 +172,39 @@ def _check_player(p: int, ps: PlayerSpec, round_: int) -> None:
         raise _bad(f"players[{p}]: a dead RB cannot be ascending (dead and ascend_round)")
 
 
+#: the per-player zones of section 3 (031-036) in creation order, as
+#: (kind, visibility, ordered, capacity, slotted)
+_ZONE_KINDS: tuple[tuple[str, Visibility, bool, int | None, bool], ...] = (
+    ("deck", "hidden", True, None, False),
+    ("extra", "owner", False, None, False),
+    ("hand", "owner", False, None, False),
+    ("revival", "public", True, 1, True),
+    ("stack", "public", True, None, False),
+    ("units", "public", True, 4, True),
+    ("spirit", "public", True, 7, False),
+    ("status", "public", True, None, False),
+    ("underworld", "public", True, None, False),
+    ("astral", "public", True, None, False),
+)
+
+#: :data:`_ZONE_KINDS` for seats 0 and 1 with each zone's id (``z(kind, p)``) first; built
+#: once, immutable
+_ZONE_SPECS: tuple[tuple[tuple[str, str, Visibility, bool, int | None, bool], ...], ...] = tuple(
+    tuple((z(kind, p), kind, vis, ordered, cap, slotted)
+          for kind, vis, ordered, cap, slotted in _ZONE_KINDS)
+    for p in (0, 1))
+#: the ids of the zones setup deals to, per seat
+_DECK, _EXTRA, _HAND, _REVIVAL = ((z(kind, 0), z(kind, 1))
+                                  for kind in ("deck", "extra", "hand", "revival"))
+
+
 def _zones(eng: Eng) -> None:
-    for p in (0, 1):
-        eng.add_zone(z("deck", p), "deck", owner=p, visibility="hidden")
-        eng.add_zone(z("extra", p), "extra", owner=p, visibility="owner", ordered=False)
-        eng.add_zone(z("hand", p), "hand", owner=p, visibility="owner", ordered=False)
-        eng.add_zone(z("revival", p), "revival", owner=p, capacity=1, slotted=True)
-        eng.add_zone(z("stack", p), "stack", owner=p)
-        eng.add_zone(z("units", p), "units", owner=p, capacity=4, slotted=True)
-        eng.add_zone(z("spirit", p), "spirit", owner=p, capacity=7)
-        eng.add_zone(z("status", p), "status", owner=p)
-        eng.add_zone(z("underworld", p), "underworld", owner=p)
-        eng.add_zone(z("astral", p), "astral", owner=p)
+    """Create both players' zones (section 3: 031-036), seat 0's first."""
+    add_zone = eng.add_zone
+    for p, specs in enumerate(_ZONE_SPECS):
+        for zone_id, kind, vis, ordered, cap, slotted in specs:
+            add_zone(zone_id, kind, owner=p, visibility=vis, ordered=ordered, capacity=cap,
+                     slotted=slotted)
 
 
 #: (precon deck, pool, options) that passed validation: a cache of pure checks of immutable
@@ -176,7 +212,15 @@ def _zones(eng: Eng) -> None:
 _VALID: dict[tuple[int, int, Any], DeckList] = {}
 
 
-def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[DeckList]:
+def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[PreconCards]:
+    """Each seat's deck from option ``decks`` (validated unless ``deck_check`` is false) as
+    (RB code, main deck codes in list order, extra deck codes); precons from
+    :func:`precon_cards`.
+
+    Raises:
+        tcgcore.OptionsError: a bad ``decks`` or ``deck_check`` value or an unknown precon;
+        tcgcore.DeckError: an unreadable deck or one breaking rules 041-043.
+    """
     raw = options.get("decks", ["seer", "hunter"])
     if not isinstance(raw, list) or len(raw) != 2:
         got = f"{len(raw)} deck(s)" if isinstance(raw, list) else type(raw).__name__
@@ -185,28 +229,39 @@ def _decks(options: dict[str, Any], pool: CardPool, eng: Eng) -> list[DeckList]:
     check = options.get("deck_check", True)
     if not isinstance(check, bool):
         raise tcgcore.OptionsError(f"{GAME}: option deck_check must be true or false")
-    out = []
+    out: list[PreconCards] = []
+    precons = default_decks()
     for p, d in enumerate(raw):
-        if isinstance(d, str):
-            named = default_decks().get(d)
-            if named is not None:
-                deck = named
-            elif "\n" in d or "=" in d or d.lstrip().startswith("{"):
+        named = precons.get(d) if isinstance(d, str) else None
+        if named is not None:
+            deck = named
+        elif isinstance(d, str):
+            if "\n" in d or "=" in d or d.lstrip().startswith("{"):
                 deck = parse_deck_text(d, f"deck of player {p}")  # a deck file's text
             else:
-                known = ", ".join(default_decks())
+                known = ", ".join(precons)
                 raise tcgcore.OptionsError(f"{GAME}: option decks: unknown precon deck {d!r} "
                                            f"(known: {known}; or give a deck file's text)")
         else:
             deck = parse_deck(d, f"deck of player {p}")
         if check:
             key = (id(deck), id(pool), eng.state.options)
-            if key not in _VALID or _VALID[key] is not deck:  # precons: validated once
+            if _VALID.get(key) is not deck:  # precons: validated once
                 validate_deck(deck, pool, eng.state.options, who=f"deck of player {p}")
-                if isinstance(d, str) and d in default_decks():
+                if named is not None:
                     _VALID[key] = deck
-        out.append(deck)
+        if named is not None:
+            out.append(precon_cards(d))
+        else:
+            out.append((deck.revival, tuple(deck.main_codes()), tuple(deck.extra)))
     return out
+
+
+#: every option name ``setup`` knows, and the rules options among them (section 14)
+_KNOWN_OPTIONS = frozenset(RULES_OPTION_NAMES + MATCH_OPTION_NAMES)
+_RULES_OPTIONS = frozenset(RULES_OPTION_NAMES)
+#: the default rules options; frozen, so matches can share it
+_DEFAULT_RULES = RulesOptions()
 
 
 def setup(eng: Eng, options: dict[str, Any]) -> None:
@@ -221,9 +276,12 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
         tcgcore.OptionsError: unknown option or bad value; tcgcore.DeckError: illegal deck;
         tcgcore.CardDataError: invalid pool file.
     """
-    check_known(options)
+    if not _KNOWN_OPTIONS.issuperset(options):
+        check_known(options)  # raises, naming the unknown options
     state = eng.state
-    state.options = parse_rules_options(options)
+    # no rules option given: the defaults, one shared frozen RulesOptions (what parsing {} gives)
+    state.options = (_DEFAULT_RULES if _RULES_OPTIONS.isdisjoint(options)
+                     else parse_rules_options(options))
     pool_name = options.get("pool", "builtin")
     if not isinstance(pool_name, str):
         raise tcgcore.OptionsError(f"{GAME}: option pool must be a string")
@@ -237,21 +295,23 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
     fp = state.options.first_player
     state.first = eng.rng.randbelow(2) if fp == "random" else int(fp[1])  # 051.2
     add_card = eng.add_card
-    for p, deck in enumerate(decks):
-        rb = add_card(deck.revival, p, z("revival", p), face_down=True)  # 051.1
+    for p, (revival, main, extra) in enumerate(decks):
+        rb = add_card(revival, p, _REVIVAL[p], face_down=True)  # 051.1
         state.rb[p] = rb.id
-        deck_zone = z("deck", p)
-        for code in deck.main_codes():
+        deck_zone = _DECK[p]
+        for code in main:
             add_card(code, p, deck_zone)
-        extra_zone = z("extra", p)
-        for code in deck.extra:
+        extra_zone = _EXTRA[p]
+        for code in extra:
             add_card(code, p, extra_zone)
         eng.shuffle(deck_zone)
+    move = eng.move
+    zones = state.zones
     for p in (state.first, 1 - state.first):  # 051.3
-        deck_zone, hand_zone = z("deck", p), z("hand", p)
+        deck_cards = zones[_DECK[p]].cards  # a move takes the card out of this list
+        hand_zone = _HAND[p]
         for _ in range(5):
-            deck_cards = state.zones[deck_zone].cards
-            eng.move(deck_cards[0], hand_zone, kind="drawn")
+            move(deck_cards[0], hand_zone, kind="drawn")
     eng.push(Mulligan(player=state.first), Mulligan(player=1 - state.first), StartGame())
 
 

@@ -55,9 +55,11 @@ def _cpu_s() -> float:
 
 
 def _playouts(game: str, players: int | None, options: dict[str, Any], agent: str,
-              seconds: float, seed0: int) -> dict[str, float]:
+              seconds: float, seed0: int, keep_events: bool = False) -> dict[str, float]:
     """Play seeded games until ``seconds`` of this process's CPU time have passed.
 
+    Matches keep no event history unless ``keep_events`` (as :func:`tcgcore.simulate`
+    plays them; ``True`` is what a plain ``new_match`` does).
     Returns decisions and games per CPU-second (the one-core throughput, insensitive to
     other processes on the machine) and per wall-clock second (what a user waits for).
     """
@@ -65,7 +67,8 @@ def _playouts(game: str, players: int | None, options: dict[str, Any], agent: st
     stat0, cpu0, wall0 = _proc_stat(), _cpu_s(), time.perf_counter()
     seed = seed0
     while _cpu_s() - cpu0 < seconds:
-        m = tcgcore.new_match(game, seed=seed, players=players, **options)
+        m = tcgcore.new_match(game, seed=seed, players=players, keep_events=keep_events,
+                              **options)
         agents = [tcgcore.make_agent(m.spec, agent, seed * 31 + s)
                   for s in range(m.state.num_players)]
         tcgcore.play_out(m, agents, max_decisions=200_000)
@@ -491,8 +494,18 @@ def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]
     if probe.result is not None and probe.result.reason == "skeleton":
         return {"skipped": "the game is a skeleton"}
     result: dict[str, Any] = {}
-    runs = [_playouts(game, players, options, "random", seconds, 1000 * r) for r in range(repeats)]
+    # random playouts as simulate plays them (no event history), alternated run by run with
+    # the same games keeping every event (a plain new_match), so the two compare fairly
+    runs, kept = [], []
+    for r in range(repeats):
+        runs.append(_playouts(game, players, options, "random", seconds, 1000 * r))
+        kept.append(_playouts(game, players, options, "random", seconds, 1000 * r,
+                              keep_events=True))
     result["random_playout"] = _playout_figures(runs)
+    result["random_playout_keeping_events"] = _playout_figures(kept)
+    result["keeping_events_cost"] = statistics.median(
+        a["decisions_per_cpu_s"] / b["decisions_per_cpu_s"] for a, b in zip(runs, kept,
+                                                                             strict=True)) - 1
     if "heuristic" in spec.agents:
         runs = [_playouts(game, players, options, "heuristic", seconds, 1000 * r)
                 for r in range(repeats)]
@@ -554,16 +567,18 @@ def _fmt(x: Any, spec: str = ",.0f") -> str:
     return "n/a" if x is None else format(x, spec)
 
 
-#: (label, how to read it from a configuration's results, higher is better)
+#: (label, how to read it from a configuration's results, higher is better); a path that
+#: starts with ``@kept`` reads the random playouts of matches keeping their events, one that
+#: starts with ``@sim`` the playouts without event history (see :func:`_dig`)
 _COMPARED: list[tuple[str, tuple[str, ...], bool]] = [
-    ("random playout decisions per CPU-second (median)",
-     ("random_playout", "decisions_per_cpu_s", "median"), True),
-    ("random playout decisions/s, wall clock (median)",
-     ("random_playout", "decisions_per_s", "median"), True),
-    ("heuristic playout decisions per CPU-second (median)",
-     ("heuristic_playout", "decisions_per_cpu_s", "median"), True),
-    ("heuristic playout decisions/s, wall clock (median)",
-     ("heuristic_playout", "decisions_per_s", "median"), True),
+    ("random playout decisions per CPU-second, no event history (median)",
+     ("@sim", "random_playout", "decisions_per_cpu_s", "median"), True),
+    ("random playout decisions per CPU-second, events kept (median)",
+     ("@kept", "decisions_per_cpu_s", "median"), True),
+    ("random playout decisions/s, wall clock, events kept (median)",
+     ("@kept", "decisions_per_s", "median"), True),
+    ("heuristic playout decisions per CPU-second, no event history (median)",
+     ("@sim", "heuristic_playout", "decisions_per_cpu_s", "median"), True),
     ("replay verify decisions per CPU-second", ("replay_decisions_per_cpu_s",), True),
     ("replay verify decisions/s, wall clock", ("replay_decisions_per_s",), True),
     ("clone µs", ("clone_us",), False),
@@ -577,7 +592,21 @@ _COMPARED: list[tuple[str, tuple[str, ...], bool]] = [
 
 
 def _dig(r: dict[str, Any], path: tuple[str, ...]) -> float | None:
+    """The figure at ``path`` in one configuration's results, or ``None``.
+
+    ``("@kept", ...)`` reads the random playouts keeping every event: their own entry, or
+    ``random_playout`` in result files from before playouts dropped event history (those
+    kept it). ``("@sim", ...)`` reads the rest of the path only in files whose playouts keep
+    no event history (``random_playout_keeping_events`` present), so that no figure is
+    compared with one measured the other way."""
     value: Any = r
+    if path and path[0] == "@kept":
+        value = r.get("random_playout_keeping_events", r.get("random_playout"))
+        path = path[1:]
+    elif path and path[0] == "@sim":
+        if "random_playout_keeping_events" not in r:
+            return None
+        path = path[1:]
     for part in path:
         if not isinstance(value, dict) or part not in value:
             return None
@@ -649,15 +678,22 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
     lines += [
         "## Throughput (one core, in the benchmark process)",
         "",
+        "Playouts run as `tcgcore.simulate` runs them: matches created with "
+        "`keep_events=False`, which keep no event history (same games, decisions and states). "
+        "The column \"events kept\" plays the same games with plain `new_match` matches, which "
+        "keep every event for `events_since`, alternated run by run with the first column; "
+        "its last figure is what dropping the history gains (median of the paired runs).",
+        "",
         f"| configuration | random: decisions per {unit}, median (min–max) | games per {unit} "
+        f"| random, events kept: decisions per {unit}, median (no-history gain) "
         "| random: decisions per wall-clock second, median "
         f"| heuristic: decisions per {unit} | replay verify: decisions per {unit} "
         "| other processes + steal during the random runs, cores (max) |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
         if "skipped" in r or "error" in r:
-            lines.append(f"| {label} | {r.get('skipped') or r.get('error')} | | | | | |")
+            lines.append(f"| {label} | {r.get('skipped') or r.get('error')} | | | | | | |")
             continue
         rp = r["random_playout"]
         has_cpu = "decisions_per_cpu_s" in rp
@@ -667,9 +703,13 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         hp = r.get("heuristic_playout", {})
         h = (hp.get("decisions_per_cpu_s" if has_cpu else "decisions_per_s") or {}).get("median")
         replay = r.get("replay_decisions_per_cpu_s" if has_cpu else "replay_decisions_per_s")
+        kp = r.get("random_playout_keeping_events")
+        kept = ("same as the first column (this file's playouts kept events)" if kp is None else
+                f"{kp['decisions_per_cpu_s']['median']:,.0f} "
+                f"({r['keeping_events_cost']:+.1%})")
         lines.append(
             f"| {label} | {d['median']:,.0f} ({d['min']:,.0f}–{d['max']:,.0f}){mark} "
-            f"| {g['median']:,.1f}{mark} "
+            f"| {g['median']:,.1f}{mark} | {kept} "
             f"| {rp['decisions_per_s']['median']:,.0f} | {_fmt(h)}{mark if h is not None else ''} "
             f"| {_fmt(replay)}{mark if replay is not None else ''} "
             f"| {_fmt((rp.get('others_and_steal_cores') or {}).get('max'), '.2f')} |"
@@ -962,9 +1002,13 @@ def _targets(configs: dict[str, Any]) -> list[str]:
                 wall = rp["decisions_per_s"]["median"]
                 others = (rp.get("others_and_steal_cores") or {}).get("max")
                 busy = f", others took up to {others:.2f} cores" if others is not None else ""
+                kp = r.get("random_playout_keeping_events")
+                how = ("" if kp is None else
+                       " without event history, as `simulate` plays (keeping every event: "
+                       f"{kp['decisions_per_cpu_s']['median']:,.0f})")
                 lines.append(f"| {label} random playout ≥ {goal:,} decisions/s on one core "
-                             f"| {_near(got, goal, 0, ',f')} per CPU-second ({wall:,.0f} per "
-                             f"wall-clock second"
+                             f"| {_near(got, goal, 0, ',f')} per CPU-second{how} ({wall:,.0f} "
+                             f"per wall-clock second"
                              f"{busy}) | {'yes' if got >= goal else 'no'} |")
             else:  # a result file from before CPU time was measured
                 got = rp["decisions_per_s"]["median"]

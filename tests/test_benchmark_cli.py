@@ -47,6 +47,10 @@ def _config() -> dict[str, Any]:
         "random_playout": {"decisions_per_cpu_s": spread, "games_per_cpu_s": spread,
                            "decisions_per_s": spread, "games_per_s": spread,
                            "others_and_steal_cores": {"median": 0.1, "min": 0.0, "max": 0.2}},
+        "random_playout_keeping_events": {
+            "decisions_per_cpu_s": {"median": 19_400.0, "min": 18_000.0, "max": 20_000.0},
+            "games_per_cpu_s": spread, "decisions_per_s": spread, "games_per_s": spread},
+        "keeping_events_cost": 0.057,
         "midgame_cards": 80, "midgame_decision": 40, "clone_us": 30.0,
         "encode_msgpack_us": 10.0, "decode_msgpack_us": 40.0, "encode_json_us": 20.0,
         "decode_json_us": 60.0, "size_msgpack_bytes": 5000, "size_json_bytes": 9000,
@@ -358,6 +362,37 @@ def test_render_with_a_baseline_adds_the_comparison(
     base = _write(tmp_path / "base.json", _old_results())
     text, _ = _render(_results(), tmp_path, capsys, "--baseline", base)
     assert "## Before and after" in text
+
+
+def test_playouts_without_history_are_shown_beside_those_keeping_events(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, _ = _render(_results(), tmp_path, capsys)
+    row = next(line for line in text.splitlines() if line.startswith("| guimi_revival | 20,500"))
+    assert "| 19,400 (+5.7%) |" in row
+    target = next(line for line in text.splitlines() if "random playout ≥ 20,000" in line)
+    assert "without event history" in target and "keeping every event: 19,400" in target
+
+
+def test_comparison_reads_like_with_like_across_the_event_history_change(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A baseline from before playouts dropped event history kept events in
+    ``random_playout``: it is compared with this run's events-kept figure, and the
+    no-history figure has nothing to be compared with."""
+    old = _results()
+    old_cfg = old["configs"]["guimi_revival"]
+    del old_cfg["random_playout_keeping_events"], old_cfg["keeping_events_cost"]
+    old_cfg["random_playout"]["decisions_per_cpu_s"] = {"median": 9_700.0, "min": 9_000.0,
+                                                         "max": 10_000.0}
+    base = _write(tmp_path / "base.json", old)
+    text, _ = _render(_results(), tmp_path, capsys, "--baseline", base)
+    rows = [line for line in text.splitlines() if line.startswith("| guimi_revival | random")]
+    kept = next(line for line in rows if "CPU-second, events kept" in line)
+    assert "| 9,700 | 19,400 | 2.00× |" in kept
+    assert not any("no event history" in line for line in rows)
+    cfg = _results()["configs"]["guimi_revival"]
+    assert run._dig(cfg, ("@sim", "random_playout", "decisions_per_cpu_s", "median")) == 20_500
+    assert run._dig(old_cfg, ("@sim", "random_playout", "decisions_per_cpu_s", "median")) is None
+    assert run._dig(old_cfg, ("@kept", "decisions_per_cpu_s", "median")) == 9_700
 
 
 # ---- 9. explicit sizes win over --quick

@@ -23,6 +23,7 @@ How a decision flows (see ``docs/architecture.md``):
 from __future__ import annotations
 
 import operator
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TextIO, TypeAlias, TypeVar, Union
 
@@ -324,10 +325,12 @@ class Engine(Generic[S]):
 
     __slots__ = ("_sink", "spec", "state")
 
-    def __init__(self, spec: GameSpec[S], state: S, sink: list[Event] | None = None) -> None:
+    def __init__(self, spec: GameSpec[S], state: S,
+                 sink: list[Event] | deque[Event] | None = None) -> None:
         self.spec = spec
         self.state = state
-        self._sink: list[Event] = sink if sink is not None else []
+        # where events go: the match's history, or a deque of length 0 that drops them
+        self._sink: list[Event] | deque[Event] = sink if sink is not None else []
 
     # ---- queue and choices
     @property

@@ -495,12 +495,13 @@ def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]
         return {"skipped": "the game is a skeleton"}
     result: dict[str, Any] = {}
     # random playouts as simulate plays them (no event history), alternated run by run with
-    # the same games keeping every event (a plain new_match), so the two compare fairly
+    # playouts from the same starting seeds keeping every event (a plain new_match), which
+    # goes first in every other pair, so the two compare fairly
     runs, kept = [], []
     for r in range(repeats):
-        runs.append(_playouts(game, players, options, "random", seconds, 1000 * r))
-        kept.append(_playouts(game, players, options, "random", seconds, 1000 * r,
-                              keep_events=True))
+        for keep in ((False, True) if r % 2 == 0 else (True, False)):
+            (kept if keep else runs).append(
+                _playouts(game, players, options, "random", seconds, 1000 * r, keep_events=keep))
     result["random_playout"] = _playout_figures(runs)
     result["random_playout_keeping_events"] = _playout_figures(kept)
     result["keeping_events_cost"] = statistics.median(
@@ -679,10 +680,12 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "## Throughput (one core, in the benchmark process)",
         "",
         "Playouts run as `tcgcore.simulate` runs them: matches created with "
-        "`keep_events=False`, which keep no event history (same games, decisions and states). "
-        "The column \"events kept\" plays the same games with plain `new_match` matches, which "
-        "keep every event for `events_since`, alternated run by run with the first column; "
-        "its last figure is what dropping the history gains (median of the paired runs).",
+        "`keep_events=False`, which keep no event history (the games, decisions and states are "
+        "those of matches that keep it). The column \"events kept\" plays from the same starting "
+        "seeds with plain `new_match` matches, which keep every event for `events_since`, in "
+        "pairs with the first column's runs (each side first in every other pair; each run lasts "
+        "a fixed CPU time, so the faster side plays more games); its last figure is what "
+        "dropping the history gains (median of the paired ratios).",
         "",
         f"| configuration | random: decisions per {unit}, median (min–max) | games per {unit} "
         f"| random, events kept: decisions per {unit}, median (no-history gain) "

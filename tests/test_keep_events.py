@@ -70,6 +70,8 @@ def test_events_since_is_refused_without_history(registry: tcgcore.Registry) -> 
     for player in ("all", 0, None):
         with pytest.raises(EngineError, match="keeps no event history"):
             m.events_since(0, player=player)
+    with pytest.raises(tcgcore.SeatError):  # a bad seat is named first, as with history
+        m.events_since(0, player=99)
     assert m.to_bytes() == before
     kept = tcgcore.new_match("sparks", seed=1, registry=registry)
     assert kept.events_since(0)  # setup events are there by default
@@ -95,13 +97,61 @@ def test_loading_may_drop_history_too(registry: tcgcore.Registry) -> None:
         assert load(data, registry=registry).keeps_events
 
 
+def test_a_match_without_history_holds_no_event(registry: tcgcore.Registry) -> None:
+    """The point of the setting: nothing keeps the events (the list a match keeps them in
+    is internal; read here to show that none are held, not only that none are shown)."""
+    m = tcgcore.new_match("sparks", seed=3, registry=registry, keep_events=False)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    assert m.state.event_count > 0 and len(m._events) == 0
+    assert len(m.clone()._events) == 0
+
+
+def test_replay_may_drop_history(registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=4, registry=registry)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    again = tcgcore.replay(m.replay(), registry=registry, keep_events=False)
+    assert not again.keeps_events and again.to_bytes() == m.to_bytes()
+    assert tcgcore.replay(m.replay(), registry=registry).keeps_events
+
+
 @pytest.mark.parametrize("bad", [None, 0, 1, "no", "False"])
 def test_keep_events_must_be_a_bool(registry: tcgcore.Registry, bad: Any) -> None:
     with pytest.raises(OptionsError, match="keep_events must be True or False"):
         tcgcore.new_match("sparks", seed=1, registry=registry, keep_events=bad)
-    saved = tcgcore.new_match("sparks", seed=1, registry=registry).to_bytes()
+    good = tcgcore.new_match("sparks", seed=1, registry=registry)
+    saved = good.to_bytes()
     with pytest.raises(OptionsError, match="keep_events must be True or False"):
         Match.from_bytes(saved, registry=registry, keep_events=bad)
+    with pytest.raises(OptionsError, match="keep_events must be True or False"):
+        tcgcore.replay(good.replay(), registry=registry, keep_events=bad)
+    with pytest.raises(OptionsError, match="keep_events must be True or False"):
+        tcgcore.simulate("sparks", games=2, registry=registry, keep_events=bad)
+    with pytest.raises(OptionsError, match="keep_events must be True or False"):
+        Match(good.spec, good.state, seed=1, players=2, options={}, decisions=[],
+              plugins={}, registry=registry, keep_events=bad)
+
+
+class _EventReader:
+    """An agent that reads the match's events before answering (a card counter)."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = tcgcore.RandomAgent(seed)
+
+    def decide(self, match: Match[Any], choice: tcgcore.Choice) -> list[str]:
+        match.events_since(0, player=choice.player)
+        return self.inner.decide(match, choice)
+
+
+def test_simulate_drops_history_unless_an_agent_needs_it(
+        registry: tcgcore.Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = registry.game("sparks")
+    monkeypatch.setitem(spec.agents, "reader", _EventReader)
+    with pytest.raises(EngineError, match="keep_events=True"):
+        tcgcore.simulate("sparks", games=2, registry=registry, agents=["reader"])
+    kept = tcgcore.simulate("sparks", games=4, seed=2, registry=registry, agents=["reader"],
+                            keep_events=True)
+    plain = tcgcore.simulate("sparks", games=4, seed=2, registry=registry, agents=["random"])
+    assert kept.outcomes == plain.outcomes  # reading events changes no game
 
 
 def test_simulate_reports_what_history_keeping_games_give(registry: tcgcore.Registry) -> None:

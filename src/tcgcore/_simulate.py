@@ -187,13 +187,13 @@ def _agent_seed(seed: int, index: int, seat: int) -> int:
 
 
 def _run_chunk(args: tuple[str, int, list[int], int | None, dict[str, Any], list[str],
-                           Registry | None]) -> list[GameOutcome]:
-    game, seed, indices, players, options, agent_names, registry = args
+                           Registry | None, bool]) -> list[GameOutcome]:
+    game, seed, indices, players, options, agent_names, registry, keep_events = args
     out = []
     for index in indices:
-        # nothing here reads events: keep none (same games, less memory and time)
+        # unless an agent reads them, keep no events (same games, less memory and time)
         match = _create(game, seed=(seed + index) % 2**64, players=players, registry=registry,
-                        logger=None, options=dict(options), keep_events=False)
+                        logger=None, options=dict(options), keep_events=keep_events)
         spec = match.spec
         n = match.state.num_players
         agents = [make_agent(spec, agent_names[s % len(agent_names)], _agent_seed(seed, index, s))
@@ -245,6 +245,7 @@ def simulate(
     registry: Registry | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep_outcomes: bool = True,
+    keep_events: bool = False,
 ) -> SimulationReport:
     """Play ``games`` seeded games and summarise them.
 
@@ -260,10 +261,15 @@ def simulate(
             the installed plugins).
         progress: called as ``progress(done, total)`` after each chunk.
         keep_outcomes: keep every game's outcome in the report.
+        keep_events: let the matches keep their event history (see
+            :func:`tcgcore.new_match`). Off by default: the games are the same and
+            run faster without it, but an agent whose ``decide`` reads
+            ``match.events_since`` then gets an ``EngineError``; pass ``True`` for
+            such agents.
 
     Raises:
-        OptionsError: bad counts, unknown agents or options (checked on game 0
-            before any worker starts).
+        OptionsError: bad counts, ``keep_events`` not a bool, unknown agents or
+            options (checked on game 0 before any worker starts).
     """
     if type(games) is not int or games < 1:
         raise OptionsError(f"games must be a positive int, got {games!r}")
@@ -272,7 +278,7 @@ def simulate(
     opts = dict(options or {})
     reg = registry if registry is not None else default_registry()
     probe = _create(game, seed=seed % 2**64, players=players, registry=reg, logger=None,
-                    options=dict(opts))
+                    options=dict(opts), keep_events=keep_events)
     n = probe.state.num_players
     names = list(agents) or ["random"]
     if len(names) not in (1, n):
@@ -285,7 +291,8 @@ def simulate(
     done = 0
     if workers == 1:
         for batch in batches:
-            outcomes.extend(_run_chunk((game, seed, batch, players, opts, seat_names, registry)))
+            outcomes.extend(_run_chunk((game, seed, batch, players, opts, seat_names, registry,
+                                        keep_events)))
             done += len(batch)
             if progress:
                 progress(done, games)
@@ -293,7 +300,8 @@ def simulate(
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         ctx = multiprocessing.get_context(method)
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            jobs = [(game, seed, batch, players, opts, seat_names, None) for batch in batches]
+            jobs = [(game, seed, batch, players, opts, seat_names, None, keep_events)
+                    for batch in batches]
             for result in pool.map(_run_chunk, jobs):
                 outcomes.extend(result)
                 done += len(result)

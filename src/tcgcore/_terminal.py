@@ -411,7 +411,8 @@ class TerminalUI:
 
     Raises:
         TcgcoreError: a seat is not in the match, or has neither a human nor an agent, or
-            undo was requested with several human seats.
+            undo was requested with several human seats; ``EngineError`` (a
+            ``TcgcoreError``) if the match keeps no event history (``keep_events=False``).
     """
 
     def __init__(self, match: Match[Any], *, humans: Iterable[int],

@@ -120,6 +120,8 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
 
     Raises:
         ConformanceError: describing the leak.
+        EngineError: the match keeps no event history (``keep_events=False``), so its
+            redacted events cannot be checked.
     """
     spec = match.spec
     state = match.state

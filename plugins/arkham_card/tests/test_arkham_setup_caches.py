@@ -63,9 +63,12 @@ def test_A971_3_starter_codes_hand_out_fresh_lists() -> None:
     rng = tcgcore.Rng.from_seed(3)
     name, got = starter_codes("roland", rng)
     expected = list(got)
+    again = starter_codes("roland", tcgcore.Rng.from_seed(3))[1]
+    assert again is not got  # a new list per call, not one refilled in place
     got.clear()
     got.append("01000")
     assert starter_codes("roland", tcgcore.Rng.from_seed(3)) == (name, expected)
+    assert again == expected
 
 
 def test_A971_2_basic_weaknesses_hand_out_fresh_lists() -> None:

@@ -150,3 +150,35 @@ def test_031_a_match_writing_into_its_setup_data_changes_no_other_match() -> Non
     after = tcgcore.new_match("guimi_revival", seed=5)
     assert _state(after) == _state(before)
     assert precon_cards("seer") == cards
+
+
+#: each player's zones as section 3 describes them (031-036), in creation order:
+#: (kind, visibility, ordered, capacity, slotted), written out here independently of the
+#: table setup builds them from, so an edit of that table shows
+_SECTION_3_ZONES = [
+    ("deck", "hidden", True, None, False),
+    ("extra", "owner", False, None, False),
+    ("hand", "owner", False, None, False),
+    ("revival", "public", True, 1, True),
+    ("stack", "public", True, None, False),
+    ("units", "public", True, 4, True),
+    ("spirit", "public", True, 7, False),
+    ("status", "public", True, None, False),
+    ("underworld", "public", True, None, False),
+    ("astral", "public", True, None, False),
+]
+
+
+def test_031_036_setup_creates_the_section_3_zones() -> None:
+    m = tcgcore.new_match("guimi_revival", seed=4)
+    zones = list(m.state.zones.values())
+    assert [(z.owner, z.kind, z.visibility, z.ordered, z.capacity, z.slotted)
+            for z in zones] == [(p, *spec) for p in (0, 1) for spec in _SECTION_3_ZONES]
+    assert [z.id for z in zones] == [rules_z(kind, p) for p in (0, 1)
+                                     for kind, *_ in _SECTION_3_ZONES]
+
+
+def rules_z(kind: str, p: int) -> str:
+    from tcgcore_guimi_revival.rules import z
+
+    return z(kind, p)

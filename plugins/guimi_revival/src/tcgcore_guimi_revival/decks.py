@@ -145,7 +145,11 @@ PRECONS: tuple[str, ...] = ("seer", "marauder", "hunter", "assassin", "sailor", 
 
 @cache
 def default_decks() -> dict[str, DeckList]:
-    """The preconstructed deck lists (``data/decks/NAME.toml``), by name."""
+    """The preconstructed deck lists (``data/decks/NAME.toml``), by name.
+
+    Read once per process; the lists are shared by every caller and by setup (through
+    :func:`precon_cards`), so treat them as read-only: to build a variant, copy one
+    (``copy.deepcopy``) and pass the copy as a deck."""
     out: dict[str, DeckList] = {}
     for name in PRECONS:
         path = DATA_DIR / "decks" / f"{name}.toml"
@@ -161,7 +165,7 @@ PreconCards = tuple[str, tuple[str, ...], tuple[str, ...]]
 def precon_cards(name: str) -> PreconCards:
     """The cards of precon deck ``name`` as setup adds them (051.1): its RB code, its main
     deck as :meth:`DeckList.main_codes` lists it, and its extra deck, all immutable tuples
-    (computed once per process: precon deck lists never change once loaded).
+    (computed once per process from :func:`default_decks`, whose lists are read-only).
 
     Raises:
         KeyError: ``name`` is not a precon deck (see :data:`PRECONS`).

@@ -370,8 +370,9 @@ class Match(Generic[S]):
         if not isinstance(history, list):
             raise EngineError("this match keeps no event history (it was created or loaded "
                               "with keep_events=False, as tcgcore.simulate creates matches "
-                              "unless given keep_events=True); its state and decisions are "
-                              "complete")
+                              "unless given keep_events=True); to read events, create or load "
+                              "the match with keep_events=True, or pass keep_events=True to "
+                              "simulate. Its state and decisions are complete")
         events = history[max(0, n - self._events_base):]
         if player == "all":
             return list(events)

@@ -27,6 +27,7 @@ def test_seat_must_be_an_int(registry: tcgcore.Registry, seat: Any) -> None:
     with pytest.raises(IllegalChoice) as info:
         m.choose(seat, [])
     assert info.value.reason == "wrong_player"
+    assert "a seat is an int" in str(info.value)  # says what is wrong, not "wrong seat"
     assert m.to_bytes() == before
 
 

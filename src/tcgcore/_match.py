@@ -243,9 +243,10 @@ class Match(Generic[S]):
                 a multi-selection (``min``..``max`` of them, no repeats).
 
         Raises:
-            IllegalChoice: the match is over, nothing is pending, another seat
-                must decide, a key is not a string, unknown or repeated, or the
-                count is outside ``min``..``max``. The state is then unchanged.
+            IllegalChoice: the match is over, nothing is pending, ``player`` is not
+                an ``int`` or another seat must decide (``reason="wrong_player"``), a
+                key is not a string, unknown or repeated, or the count is outside
+                ``min``..``max``. The state is then unchanged.
 
         If a game handler itself raises while running the answer (a plugin
         bug), the exception propagates and the match is left part-way through
@@ -257,7 +258,13 @@ class Match(Generic[S]):
             raise IllegalChoice("the match is over", reason="game_over")
         if choice is None:
             raise IllegalChoice("no choice is pending", reason="no_pending_choice")
-        if type(player) is not int or player != choice.player:
+        if type(player) is not int:
+            raise IllegalChoice(
+                f"a seat is an int (0..{state.num_players - 1}), got {type(player).__name__} "
+                f"{player!r}; seat {choice.player} must decide ({choice.kind})",
+                reason="wrong_player",
+            )
+        if player != choice.player:
             raise IllegalChoice(
                 f"seat {player!r} answered, but seat {choice.player} must decide ({choice.kind})",
                 reason="wrong_player",

@@ -663,6 +663,10 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         f"{'; load average ' + format(results['load'], '.1f') if results.get('load') else ''}.",
         "",
     ]
+    compiled = m.get("compiled_modules")
+    if compiled:  # older results files do not say; they ran interpreted
+        lines += [f"Compiled modules in this run (mypyc): {', '.join(f'`{c}`' for c in compiled)}; "
+                  "every other module ran interpreted.", ""]
     if notes.strip():
         lines += [notes.strip(), ""]
     configs = results["configs"]
@@ -1320,12 +1324,24 @@ def main(argv: list[str] | None = None) -> int:
                             "rlcard": peers.rlcard(args.seconds / 2)}
     if hasattr(os, "getloadavg"):  # the busier of the start and the end
         results["load"] = max(results["load"] or 0.0, os.getloadavg()[0])
+    results["machine"]["compiled_modules"] = compiled_modules()
     if args.baseline:
         results["baseline"] = args.baseline
     if not _write_or_fall_back(args.out, json.dumps(results, indent=2) + "\n", "results JSON"):
         _render(args, results, baseline, parser)
         return 1
     return _render(args, results, baseline, parser)
+
+
+def compiled_modules() -> list[str]:
+    """The imported tcgcore and game-plugin modules that are compiled extension modules (for
+    example the optional mypyc build of the Arkham rules, README "Compiled Arkham rules"),
+    sorted; empty when everything ran interpreted. Recorded with each run, since a compiled
+    build changes the figures."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.split(".")[0].startswith("tcgcore")
+                  and getattr(module, "__file__", None)
+                  and not str(module.__file__).endswith((".py", ".pyc")))
 
 
 def _render(args: argparse.Namespace, results: dict[str, Any], baseline: dict[str, Any] | None,

@@ -452,3 +452,19 @@ def test_render_shows_the_host_factor_beside_the_throughput_target(
     assert "| rlcard uno | 27,000 | 54,000 | 0.50 |" in text
     assert "Host factor 0.50" in text
     assert "anchors' host speed" not in out   # never applied to a target
+
+
+def test_compiled_modules_are_recorded_and_shown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # this test process runs the interpreted sources: nothing compiled to report
+    import tcgcore
+
+    tcgcore.default_registry()
+    assert run.compiled_modules() == []
+    text, _ = _render(_results(), tmp_path, capsys)
+    assert "Compiled modules" not in text  # older files and interpreted runs say nothing
+    results = _results()
+    results["machine"]["compiled_modules"] = ["tcgcore_arkham_card.rules"]
+    text, _ = _render(results, tmp_path, capsys)
+    assert ("Compiled modules in this run (mypyc): `tcgcore_arkham_card.rules`; every other "
+            "module ran interpreted.") in text

@@ -7,6 +7,8 @@ Part of the rules engine: handlers register on :data:`.rules.spec` when
 
 from __future__ import annotations
 
+from typing import Final
+
 import tcgcore
 from tcgcore import Option
 
@@ -391,9 +393,9 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
 #: Turn options by ``(key head, card id, card code)`` (and ``(key head, card, code, ability
 #: index)``): an option's key, label and card follow from those alone for pool cards, and
 #: options are frozen, so turns share them (scenario-supplied definitions: built afresh).
-_OPTS: dict[tuple[str, int, str] | tuple[str, int, str, int], Option] = {}
+_OPTS: Final[dict[tuple[str, int, str] | tuple[str, int, str, int], Option]] = {}
 #: The ``investigate`` option by location id.
-_INVESTIGATE_OPTS: dict[int, Option] = {}
+_INVESTIGATE_OPTS: Final[dict[int, Option]] = {}
 
 
 def _remember(ck: tuple[str, int, str] | tuple[str, int, str, int], opt: Option) -> None:
@@ -432,14 +434,14 @@ def _hand_info(d: CardDef) -> tuple[int, str, str, int] | None:
 
 
 #: :func:`_hand_info` of every pool card, by code (the pool never changes).
-_HAND_INFO = {code: _hand_info(d) for code, d in _POOL.items()}
+_HAND_INFO: Final = {code: _hand_info(d) for code, d in _POOL.items()}
 
 
 #: Options every turn offers while actions remain (A404.2) and the turn's end; options are
 #: frozen, so every turn shares these.
-_BASIC_ACTIONS = (Option(key="draw", label="Draw a card"),
+_BASIC_ACTIONS: Final = (Option(key="draw", label="Draw a card"),
                   Option(key="resource", label="Gain a resource"))
-_END_TURN = Option(key="end_turn", label="End turn")
+_END_TURN: Final = Option(key="end_turn", label="End turn")
 
 
 @spec.handles(TurnAction)
@@ -486,12 +488,12 @@ def _lend_options(state: ArkhamState, seat: int, loc: int) -> list[Option]:
 
 #: Codes of the pool's cards with a fast ability for the active investigator (Police
 #: Badge): the only ones :func:`_lend_options` offers (a blank text box only removes them).
-_LEND_CODES = frozenset(code for code, d in _POOL.items() if any(
+_LEND_CODES: Final = frozenset(code for code, d in _POOL.items() if any(
     ab.kind == "fast" and any(e.target == "active" for e in ab.effects) for ab in d.abilities))
 
 
 #: A416.1/A416.3: the actions that do not provoke attacks of opportunity.
-_NOT_PROVOKING = ("fight", "evade", "parley", "resign")
+_NOT_PROVOKING: Final = ("fight", "evade", "parley", "resign")
 
 
 def _provokes(kind: str) -> bool:

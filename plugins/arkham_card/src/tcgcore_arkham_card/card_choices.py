@@ -13,6 +13,8 @@ registers on :data:`.rules.spec` when :mod:`.effects` imports this module.
 
 from __future__ import annotations
 
+from typing import Final
+
 import msgspec
 
 import tcgcore
@@ -65,12 +67,12 @@ __all__ = ["CHOICE_OPS", "SKILLS", "WENDY", "add_uses", "ask_lend", "ask_wendy",
            "reaction_triggers", "search_pick", "sure_gamble_options", "uses_targets_here", "wendy_can_react",
            "with_chosen", "with_trigger_card"]
 
-SKILLS = ("willpower", "intellect", "combat", "agility")
+SKILLS: Final = ("willpower", "intellect", "combat", "agility")
 #: The effect ops :func:`choice_effect` resolves.
-CHOICE_OPS = frozenset({"choose_investigator", "blast", "escape", "scry", "choose_skill",
+CHOICE_OPS: Final = frozenset({"choose_investigator", "blast", "escape", "scry", "choose_skill",
                         "add_uses_here", "blank_enemy_here"})
 
-WENDY = "01005"  # Wendy Adams: her reaction to a revealed chaos token (A975.15)
+WENDY: Final = "01005"  # Wendy Adams: her reaction to a revealed chaos token (A975.15)
 
 
 def _inv_label(eng: Eng, seat: int) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 import tcgcore
 from tcgcore import Event, Option, Trigger
@@ -76,21 +76,21 @@ __all__ = ["CODE", "GOT_AWAY", "collect", "effect", "enemy_stat_mod", "handles",
            "no_resolution", "resolve", "setup", "turn_end"]
 
 #: The scenario's code.
-CODE = "01142"
+CODE: Final = "01142"
 #: Campaign-log prefix of each cultist who got away in The Midnight Masks (A991.5).
-GOT_AWAY = log_keys.GOT_AWAY
-PAST_MIDNIGHT = log_keys.PAST_MIDNIGHT
-GHOUL_PRIEST_ALIVE = log_keys.PRIEST_ALIVE
-GHOUL_PRIEST = "01116"
-ELDER_THING = "elder_thing"
+GOT_AWAY: Final = log_keys.GOT_AWAY
+PAST_MIDNIGHT: Final = log_keys.PAST_MIDNIGHT
+GHOUL_PRIEST_ALIVE: Final = log_keys.PRIEST_ALIVE
+GHOUL_PRIEST: Final = "01116"
+ELDER_THING: Final = "elder_thing"
 
-_OPS = frozenset({"cancel_move", "advance_act_if", "refill_clues", "db_resolution",
+_OPS: Final = frozenset({"cancel_move", "advance_act_if", "refill_clues", "db_resolution",
                   "wrath_per_fail", "wrath_point", "discard_chosen", "harm_both",
                   "discard_until_spawn", "madness_test", "madness_card", "vengeance",
                   "spawn_got_away", "clue_on_act", "search_madness", "heal_enemy_self",
                   "doom_nearest_enemy", "reveal_another_if"})
 
-_EXTRAS: dict[str, Any] = {}
+_EXTRAS: Final[dict[str, Any]] = {}
 
 
 def extras() -> dict[str, Any]:
@@ -121,7 +121,7 @@ def got_away(state: ArkhamState) -> list[str]:
 
 #: The cultists of The Midnight Masks a "cultists who got away" entry can name (A991.5):
 #: its Cultist deck (01137-01141) and The Masked Hunter.
-KNOWN_CULTISTS = ("01137", "01138", "01139", "01140", "01141", "01121b")
+KNOWN_CULTISTS: Final = ("01137", "01138", "01139", "01140", "01141", "01121b")
 
 
 def known_got_away(state: ArkhamState) -> list[str]:
@@ -159,7 +159,7 @@ def _resolve_cultist(name: str) -> str:
 
 
 #: The shared unrevealed side of the six Arkham Woods (A991.2).
-WOODS_BACK = "01150u"
+WOODS_BACK: Final = "01150u"
 
 
 def identify_woods(eng: Eng, loc: int) -> None:

@@ -7,6 +7,8 @@ Part of the rules engine: handlers register on :data:`.rules.spec` when
 
 from __future__ import annotations
 
+from typing import Final
+
 import tcgcore
 from tcgcore import Option
 
@@ -337,7 +339,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         raise tcgcore.EngineError(f"{GAME}: unknown effect op {op!r}")
 
 
-_PLAYER_OPS = frozenset({"gain_actions", "counter_self", "flag", "search_top",
+_PLAYER_OPS: Final = frozenset({"gain_actions", "counter_self", "flag", "search_top",
                          "search_deck", "look_top", "cancel_revelation",
                          "damage_target", "recover_item", "discard_hand_but", "remove_discard",
                          "attack_bonus", "add_uses", "harm_self", "discard_enemy_here",

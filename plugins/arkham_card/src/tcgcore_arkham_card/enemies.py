@@ -7,6 +7,8 @@ Part of the rules engine: handlers register on :data:`.rules.spec` when
 
 from __future__ import annotations
 
+from typing import Final
+
 import tcgcore
 from tcgcore import Option
 
@@ -105,7 +107,7 @@ def _soakers(state: ArkhamState, seat: int, kind: str, pending: dict[str, int]) 
 
 
 #: The "Investigator" answer of every assignment (options are frozen: shared).
-_INV_OPTION = Option(key="inv", label="Investigator")
+_INV_OPTION: Final = Option(key="inv", label="Investigator")
 
 
 @spec.handles(Harm)

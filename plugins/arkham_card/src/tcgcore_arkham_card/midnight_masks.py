@@ -22,6 +22,8 @@ All state lives in :class:`~tcgcore_arkham_card.state.ArkhamState`; randomness c
 
 from __future__ import annotations
 
+from typing import Final
+
 import tcgcore
 from tcgcore import Option
 
@@ -75,26 +77,26 @@ __all__ = ["CULTIST_DECK", "HUNTER", "OPS", "SCENARIO", "check_objective", "clue
            "condition_met", "scenario_op", "setup_midnight", "spawn_redirect", "write_log"]
 
 #: The scenario code.
-SCENARIO = "01120"
+SCENARIO: Final = "01120"
 #: The Masked Hunter: the enemy on the back of agenda 01121 (set aside at setup).
-HUNTER = "01121b"
+HUNTER: Final = "01121b"
 #: The Cult of Umôrdhoth cards forming the separate Cultist deck (A981.5).
-CULTIST_DECK = ("01137", "01138", "01139", "01140", "01141")
+CULTIST_DECK: Final = ("01137", "01138", "01139", "01140", "01141")
 #: Zone id of the Cultist deck.
-CULTIST_ZONE = "cultists"
-_DOWNTOWN = ("01130", "01131")
-_SOUTHSIDE = ("01126", "01127")
+CULTIST_ZONE: Final = "cultists"
+_DOWNTOWN: Final = ("01130", "01131")
+_SOUTHSIDE: Final = ("01126", "01127")
 _YOUR_HOUSE, _RIVERTOWN, _GRAVEYARD = "01124", "01125", "01133"
-_ACOLYTE = "01169"
-_GHOUL_PRIEST = "01116"
-BURNED = log_keys.HOUSE_BURNED
-PRIEST_ALIVE = log_keys.PRIEST_ALIVE
-INTERROGATED = log_keys.INTERROGATED
-GOT_AWAY = log_keys.GOT_AWAY
-MIDNIGHT = log_keys.PAST_MIDNIGHT
+_ACOLYTE: Final = "01169"
+_GHOUL_PRIEST: Final = "01116"
+BURNED: Final = log_keys.HOUSE_BURNED
+PRIEST_ALIVE: Final = log_keys.PRIEST_ALIVE
+INTERROGATED: Final = log_keys.INTERROGATED
+GOT_AWAY: Final = log_keys.GOT_AWAY
+MIDNIGHT: Final = log_keys.PAST_MIDNIGHT
 
 #: Effect ops implemented here.
-OPS = frozenset({"doom_nearest_trait", "doom_each_trait", "heal_self", "to_victory",
+OPS: Final = frozenset({"doom_nearest_trait", "doom_each_trait", "heal_self", "to_victory",
                  "discard_to_victory", "clues_to_victory", "draw_cultist", "cultist_draw",
                  "spawn_set_aside_prey", "spend_clue_or_damage", "spend_clue", "false_lead",
                  "clues_to_location", "wings_of_darkness", "attach_most_clues", "move_to",
@@ -246,7 +248,7 @@ def max_doom_on_trait(state: ArkhamState, trait: str) -> int:
 
 
 #: Codes of the pool's enemies with a forced ability (a blank text box only removes them).
-_FORCED_ENEMY_CODES = ENEMY_CODES & FORCED_CODES
+_FORCED_ENEMY_CODES: Final = ENEMY_CODES & FORCED_CODES
 
 
 def enemies_forced(eng: Eng, when: str) -> None:

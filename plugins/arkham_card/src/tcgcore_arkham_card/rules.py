@@ -21,7 +21,7 @@ comments refer to ``docs/arkham_card/rules.md`` (A-numbers).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -60,18 +60,18 @@ from .state import (
     UpkeepPhase,
 )
 
-GAME = "arkham_card"
-HAND_SIZE = 8
+GAME: Final = "arkham_card"
+HAND_SIZE: Final = 8
 #: Safety bound on chained surge draws (an encounter deck made only of surge cards would
 #: otherwise never stop); far above anything a real deck produces.
-MAX_SURGE = 30
-SLOT_LIMITS: dict[str, int] = {"hand": 2, "arcane": 2, "accessory": 1, "body": 1, "ally": 1}
+MAX_SURGE: Final = 30
+SLOT_LIMITS: Final[dict[str, int]] = {"hand": 2, "arcane": 2, "accessory": 1, "body": 1, "ally": 1}
 Eng = Engine[ArkhamState]
 
 # ============================================================================ helpers
 
 
-_POOL = card_pool()
+_POOL: Final = card_pool()
 
 
 class ZoneKeys(dict[int, str]):
@@ -89,14 +89,14 @@ class ZoneKeys(dict[int, str]):
 
 #: Per-seat zone ids (``Z_PLAY[seat] == f"play.{seat}"``), plain dicts for the fastest
 #: lookup; a seat outside them raises KeyError as the zone lookup itself would.
-_SEATS = range(64)
-Z_PLAY = {s: f"play.{s}" for s in _SEATS}
-Z_HAND = {s: f"hand.{s}" for s in _SEATS}
-Z_THREAT = {s: f"threat.{s}" for s in _SEATS}
-Z_DISCARD = {s: f"discard.{s}" for s in _SEATS}
-Z_DECK = {s: f"deck.{s}" for s in _SEATS}
+_SEATS: Final = range(64)
+Z_PLAY: Final = {s: f"play.{s}" for s in _SEATS}
+Z_HAND: Final = {s: f"hand.{s}" for s in _SEATS}
+Z_THREAT: Final = {s: f"threat.{s}" for s in _SEATS}
+Z_DISCARD: Final = {s: f"discard.{s}" for s in _SEATS}
+Z_DECK: Final = {s: f"deck.{s}" for s in _SEATS}
 #: Zone ids of the areas at locations, by location card id (any number).
-Z_AT = ZoneKeys("at.")
+Z_AT: Final = ZoneKeys("at.")
 
 
 def cdef(state: ArkhamState, code: str) -> CardDef:
@@ -145,16 +145,16 @@ def printed(state: ArkhamState, cid: int) -> CardDef:
 
 #: Codes of the pool's cards with at least one forced ability (a blank text box only
 #: removes them, so no other card has one).
-FORCED_CODES = frozenset(code for code, d in _POOL.items() if d.forced)
+FORCED_CODES: Final = frozenset(code for code, d in _POOL.items() if d.forced)
 #: Codes of the pool's cards with printed bonuses (a blank text box only removes them).
-BONUS_CODES = frozenset(code for code, d in _POOL.items() if d.bonus)
+BONUS_CODES: Final = frozenset(code for code, d in _POOL.items() if d.bonus)
 #: Codes of the pool's cards with a ``cost:<trait>`` bonus (Easttown).
-_COST_BONUS_CODES = frozenset(code for code, d in _POOL.items()
+_COST_BONUS_CODES: Final = frozenset(code for code, d in _POOL.items()
                               if any(k.startswith("cost:") for k in d.bonus))
 #: Codes of the pool's investigator cards (the only ones Stubborn Detective blanks).
-_INVESTIGATOR_CODES = frozenset(code for code, d in _POOL.items()
+_INVESTIGATOR_CODES: Final = frozenset(code for code, d in _POOL.items()
                                 if d.type_code == "investigator")
-_KW_CODES: dict[str, frozenset[str]] = {}
+_KW_CODES: Final[dict[str, frozenset[str]]] = {}
 
 
 def keyword_codes(kw: str) -> frozenset[str]:
@@ -187,7 +187,7 @@ def any_has_kw(state: ArkhamState, cids: list[int], kw: str) -> bool:
 
 
 #: Codes of the pool's enemies that blank their bearer's investigator card (A976.5).
-_BLANK_BEARERS = frozenset(code for code, d in _POOL.items()
+_BLANK_BEARERS: Final = frozenset(code for code, d in _POOL.items()
                            if d.type_code == "enemy" and "blank_bearer" in d.keywords)
 
 
@@ -325,7 +325,7 @@ def enemies_at(state: ArkhamState, loc: int) -> list[int]:
 
 
 #: Codes of the pool's enemies (printed type, which a blank text box keeps).
-ENEMY_CODES = frozenset(code for code, d in _POOL.items() if d.type_code == "enemy")
+ENEMY_CODES: Final = frozenset(code for code, d in _POOL.items() if d.type_code == "enemy")
 
 
 def engaged_enemies(state: ArkhamState, seat: int) -> list[int]:
@@ -445,12 +445,12 @@ def current_act(state: ArkhamState) -> int:
     return cards[0] if cards else -1
 
 
-_PLAY_ZONE_PREFIXES = ("at.", "threat.", "play.")
+_PLAY_ZONE_PREFIXES: Final = ("at.", "threat.", "play.")
 #: Prefixes of the zones where enemies and treacheries in play are: the areas at locations
 #: and the threat areas.
-ENEMY_ZONE_PREFIXES = ("at.", "threat.")
+ENEMY_ZONE_PREFIXES: Final = ("at.", "threat.")
 #: Zones in play besides the areas whose doom counts (A402.2).
-_DOOM_ZONES = ("locations", "agendas")
+_DOOM_ZONES: Final = ("locations", "agendas")
 #: The last ``(zone ids, answer)`` of :func:`zone_ids` per ``(prefixes, named)``: a match
 #: asks again and again with the very same zone ids (at most 256 kinds of question kept).
 _ZONE_IDS_LAST: dict[tuple[tuple[str, ...], tuple[str, ...]],
@@ -528,7 +528,7 @@ def shroud(state: ArkhamState, loc: int) -> int:
 #: unrevealed side showing)`` of each location in play, in order -> ``state.adj`` as
 #: ``(key, connected ids)`` pairs. A pure function of that key and the immutable pool
 #: (a blank text box keeps symbols and connections), so it never goes stale; bounded.
-_ADJ_MEMO: dict[tuple[tuple[int, str, bool], ...], tuple[tuple[str, tuple[int, ...]], ...]] = {}
+_ADJ_MEMO: Final[dict[tuple[tuple[int, str, bool], ...], tuple[tuple[str, tuple[int, ...]], ...]]] = {}
 
 
 def rebuild_adjacency(state: ArkhamState) -> None:
@@ -653,7 +653,7 @@ def prey_filter(state: ArkhamState, eid: int, seats: list[int]) -> list[int]:
 
 
 #: Codes of the pool's weaknesses (the printed subtype, which a blank text box keeps).
-_WEAKNESS_CODES = frozenset(code for code, d in _POOL.items() if d.is_weakness())
+_WEAKNESS_CODES: Final = frozenset(code for code, d in _POOL.items() if d.is_weakness())
 
 
 def draw_cards(eng: Eng, seat: int, count: int) -> None:
@@ -1310,7 +1310,7 @@ def _threat_keyword(state: ArkhamState, seat: int, kw: str) -> bool:
     return any_has_kw(state, state.zones[Z_THREAT[seat]].cards, kw)
 
 
-_KIND_ABILITIES: dict[tuple[str, str], tuple[tuple[int, Ability], ...]] = {}
+_KIND_ABILITIES: Final[dict[tuple[str, str], tuple[tuple[int, Ability], ...]]] = {}
 
 
 def _abilities_of_kind(d: CardDef, kind: str) -> tuple[tuple[int, Ability], ...]:
@@ -1342,7 +1342,7 @@ def _abilities_of_kind(d: CardDef, kind: str) -> tuple[tuple[int, Ability], ...]
 
 #: ``{code: _abilities_of_kind(d, kind)}`` of the pool's cards with such abilities, per
 #: kind the rules ask about (built once; the pool never changes).
-_KIND_TABLES: dict[str, dict[str, tuple[tuple[int, Ability], ...]]] = {
+_KIND_TABLES: Final[dict[str, dict[str, tuple[tuple[int, Ability], ...]]]] = {
     kind: {code: abilities for code, d in _POOL.items()
            if (abilities := _abilities_of_kind(d, kind))}
     for kind in ("", "turn", "boost", "fast", "action")}
@@ -1510,14 +1510,14 @@ def _ask_enemy(eng: Eng, seat: int, targets: list[int], resume: ChooseEnemyAnswe
             resume=resume)
 
 
-_AUTO_FAIL = TokenEffect(auto_fail=True)
+_AUTO_FAIL: Final = TokenEffect(auto_fail=True)
 #: "Gain 1 resource" (upkeep, the resource action); effects are frozen, so shared.
-GAIN_ONE = (Effect(op="gain_resources", amount=1),)
+GAIN_ONE: Final = (Effect(op="gain_resources", amount=1),)
 #: End of the mythos phase: forced abilities of enemies in play (A982.3).
-_MYTHOS_END = (Effect(op="enemies_forced", code="mythos_end"),)
+_MYTHOS_END: Final = (Effect(op="enemies_forced", code="mythos_end"),)
 
 
-_TRAITS: dict[str, tuple[str, ...]] = {}
+_TRAITS: Final[dict[str, tuple[str, ...]]] = {}
 
 
 def _traits(d: CardDef) -> tuple[str, ...]:
@@ -1529,7 +1529,7 @@ def _traits(d: CardDef) -> tuple[str, ...]:
     return out
 
 
-_SYMBOLS = frozenset({"skull", "cultist", "tablet", "elder_thing", "auto_fail"})
+_SYMBOLS: Final = frozenset({"skull", "cultist", "tablet", "elder_thing", "auto_fail"})
 
 
 def barricaded(state: ArkhamState, eid: int, loc: int) -> bool:
@@ -1873,7 +1873,7 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     return found
 
 
-_CARD_TRIGGER_KINDS = frozenset({"spawned", "enemy_attacks", "enemy_evaded", "enemy_auto_evaded",
+_CARD_TRIGGER_KINDS: Final = frozenset({"spawned", "enemy_attacks", "enemy_evaded", "enemy_auto_evaded",
                                  "phase"})
 
 
@@ -1890,7 +1890,7 @@ def playable_hand(state: ArkhamState, seat: int) -> list[int]:
     return [*hand, top] if top >= 0 else list(hand)
 
 
-_PLAY_WHEN: dict[str, frozenset[str]] = {}
+_PLAY_WHEN: Final[dict[str, frozenset[str]]] = {}
 
 
 def _play_when_codes(when: str) -> frozenset[str]:
@@ -1903,7 +1903,7 @@ def _play_when_codes(when: str) -> frozenset[str]:
     return codes
 
 
-_REACTS: dict[str, frozenset[str]] = {}
+_REACTS: Final[dict[str, frozenset[str]]] = {}
 
 
 def reaction_codes(trigger: str) -> frozenset[str]:

@@ -4,7 +4,7 @@ builder; format in ``docs/arkham_card/scenario-format.md``)."""
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -13,7 +13,6 @@ import tcgcore
 from .cards import (
     CardDef,
     ScenarioDef,
-    TokenEffect,
     card_pool,
     find_scenario,
     load_scenario,
@@ -30,6 +29,7 @@ from .rules import (
     reveal_location,
     spec,
 )
+from .scenario_desc import Description
 from .state import (
     BeginRound,
     EnemyPhase,
@@ -44,25 +44,25 @@ from .state import (
 __all__ = ["BAGS", "OPTIONS", "draw_opening", "setup"]
 
 #: The scenario of a match created without options: The Gathering.
-DEFAULT_SCENARIO = "01104"
+DEFAULT_SCENARIO: Final = "01104"
 
 #: Option names accepted by ``new_match("arkham_card", ...)``.
-OPTIONS = ("difficulty", "investigators", "scenario", "decks", "trauma", "lead", "chaos_add",
+OPTIONS: Final = ("difficulty", "investigators", "scenario", "decks", "trauma", "lead", "chaos_add",
            "mode", "log")
 
 #: Night of the Zealot chaos bags by difficulty (A302.1–A302.4).
-BAGS: dict[str, tuple[str, ...]] = {
+BAGS: Final[dict[str, tuple[str, ...]]] = {
     "easy": ("+1", "+1", "0", "0", "0", "-1", "-1", "-1", "-2", "-2"),
     "standard": ("+1", "0", "0", "-1", "-1", "-1", "-2", "-2", "-3", "-4"),
     "hard": ("0", "0", "0", "-1", "-1", "-2", "-2", "-3", "-3", "-4", "-5"),
     "expert": ("0", "-1", "-1", "-2", "-2", "-3", "-3", "-4", "-4", "-5", "-6", "-8"),
 }
-_SYMBOLS = ("skull", "skull", "cultist", "tablet", "auto_fail", "elder_sign")
-_DIFFICULTIES = ("easy", "standard", "hard", "expert")
+_SYMBOLS: Final = ("skull", "skull", "cultist", "tablet", "auto_fail", "elder_sign")
+_DIFFICULTIES: Final = ("easy", "standard", "hard", "expert")
 
 #: Seat recorded as owner of scenario (encounter) cards: the core needs a seat; the rules
 #: tell encounter cards from player cards by type (see ``rules.is_player_card``).
-SCENARIO_OWNER = 0
+SCENARIO_OWNER: Final = 0
 
 
 def chaos_bag(difficulty: str) -> list[str]:
@@ -393,73 +393,11 @@ def _scenario_setup(eng: Eng, step: ScenarioSetup) -> None:
 # ---------------------------------------------------------------------------- builder
 
 
-class _InvDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    code: str
-    willpower: int | None = None
-    intellect: int | None = None
-    combat: int | None = None
-    agility: int | None = None
-    health: int | None = None
-    sanity: int | None = None
-    location: str = ""
-    hand: list[str] = []
-    deck: list[str] = []
-    discard: list[str] = []
-    assets: list[str | dict[str, Any]] = []
-    threat: list[str] = []
-    resources: int = 5
-    clues: int = 0
-    damage: int = 0
-    horror: int = 0
-
-
-class _LocDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    code: str
-    revealed: bool = True
-    clues: int | None = None
-    doom: int = 0
-    connections: list[str] | None = None
-
-
-class _EnemyDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    code: str
-    location: str = ""
-    engaged: int | None = None
-    exhausted: bool = False
-    damage: int = 0
-    doom: int = 0
-
-
-class Description(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """A test scenario description (see ``docs/arkham_card/scenario-format.md``)."""
-
-    investigators: list[_InvDesc]
-    locations: list[_LocDesc]
-    cards: list[dict[str, Any]] = []
-    difficulty: str = "standard"
-    enemies: list[_EnemyDesc] = []
-    set_aside: list[str] = []
-    acts: list[str] = msgspec.field(default_factory=lambda: ["t_act_none"])
-    agendas: list[str] = msgspec.field(default_factory=lambda: ["t_agenda_long"])
-    agenda_doom: int = 0
-    encounter_deck: list[str] = []
-    encounter_discard: list[str] = []
-    victory: list[str] = []
-    chaos_bag: list[str] | None = None
-    tokens: list[str] = []
-    token_effects: dict[str, TokenEffect] | None = None
-    resolutions: dict[str, str] = msgspec.field(
-        default_factory=lambda: {"R1": "win", "R2": "loss"})
-    phase: str = "investigation"
-    round: int = 1
-    lead: int = 0
-
-
 #: chaos token symbols a description may name (A214.2, A302); numbers are "+1", "0", "-8" …
-_TOKEN_SYMBOLS = ("skull", "cultist", "tablet", "elder_thing", "auto_fail", "elder_sign")
+_TOKEN_SYMBOLS: Final = ("skull", "cultist", "tablet", "elder_thing", "auto_fail", "elder_sign")
 #: symbols whose effect comes from the scenario reference card (A214.2, A505.1)
-_REFERENCE_SYMBOLS = ("skull", "cultist", "tablet", "elder_thing")
-_ASSET_KEYS = ("code", "uses", "damage", "horror", "doom", "exhausted")
+_REFERENCE_SYMBOLS: Final = ("skull", "cultist", "tablet", "elder_thing")
+_ASSET_KEYS: Final = ("code", "uses", "damage", "horror", "doom", "exhausted")
 
 
 def _desc_bad(msg: str) -> tcgcore.OptionsError:

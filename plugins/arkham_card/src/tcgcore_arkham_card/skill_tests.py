@@ -7,7 +7,7 @@ Part of the rules engine: handlers register on :data:`.rules.spec` when
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import tcgcore
 from tcgcore import Option
@@ -106,7 +106,7 @@ def _start_test(eng: Eng, step: StartTest) -> None:
 
 #: Per skill, the codes of the pool's non-weakness cards with a matching or wild icon:
 #: the only ones :func:`_committable` may offer (built once; the pool never changes).
-_COMMIT_ICONS: dict[str, frozenset[str]] = {
+_COMMIT_ICONS: Final[dict[str, frozenset[str]]] = {
     skill: frozenset(code for code, d in card_pool().items()
                      if not d.is_weakness() and d.icons(skill) > 0)
     for skill in ("willpower", "intellect", "combat", "agility")}

@@ -456,11 +456,20 @@ def test_render_shows_the_host_factor_beside_the_throughput_target(
 
 def test_compiled_modules_are_recorded_and_shown(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # this test process runs the interpreted sources: nothing compiled to report
+    # what the function reports is what this process imported as extension modules (none in
+    # the plain install; the Arkham rules in the compiled build's environment)
+    import sys
+
     import tcgcore
 
-    tcgcore.default_registry()
-    assert run.compiled_modules() == []
+    tcgcore.default_registry().game("arkham_card")
+    got = run.compiled_modules()
+    assert got == sorted(got)
+    assert "tcgcore" not in got and "tcgcore_arkham_card.state" not in got  # never compiled
+    for name in got:
+        assert not str(sys.modules[name].__file__).endswith(".py")
+    assert ("tcgcore_arkham_card.rules" in got) == (
+        not str(sys.modules["tcgcore_arkham_card.rules"].__file__).endswith(".py"))
     text, _ = _render(_results(), tmp_path, capsys)
     assert "Compiled modules" not in text  # older files and interpreted runs say nothing
     results = _results()

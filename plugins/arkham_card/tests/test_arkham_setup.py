@@ -217,3 +217,12 @@ def test_A301_1_malformed_scenario_descriptions_are_options_errors(
     """A301.1 (scenario builder input): malformed descriptions name the field at build time."""
     with pytest.raises(tcgcore.OptionsError, match=message):
         scenario(description)
+
+
+@pytest.mark.parametrize("lead", [True, False, 2, -1, "0", 1.0, None])
+def test_A306_1_the_lead_option_is_a_seat_number(lead: Any) -> None:
+    # a bool is an int to isinstance, but not a seat: it was once stored as the lead, which
+    # left a state its own save could not load (and the compiled build turned True into 1)
+    with pytest.raises(tcgcore.OptionsError, match=r"option 'lead' must be a seat 0\.\.1"):
+        new(2, lead=lead)
+    assert new(2, lead=1).state.lead == 1

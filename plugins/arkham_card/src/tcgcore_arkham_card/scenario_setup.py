@@ -296,8 +296,10 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
     if not isinstance(trauma, list) or len(trauma) != n:
         raise tcgcore.OptionsError(f"{GAME}: option 'trauma' needs [physical, mental] per seat")
     lead = options.get("lead", 0)
-    if not isinstance(lead, int) or not 0 <= lead < n:
-        raise tcgcore.OptionsError(f"{GAME}: option 'lead' must be a seat 0..{n - 1}")
+    # a bool is an int to isinstance, but not a seat (A306.1: the lead is a seat number)
+    if isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead < n:
+        raise tcgcore.OptionsError(f"{GAME}: option 'lead' must be a seat 0..{n - 1}, "
+                                   f"got {lead!r}")
     _zones(eng, n)
     for s, code in enumerate(invs):
         d = _check_code(state, str(code), "option 'investigators'")

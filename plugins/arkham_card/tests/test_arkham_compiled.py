@@ -70,8 +70,10 @@ def test_the_source_tree_holds_no_compiled_modules() -> None:
                   if p.suffix in (".so", ".pyd"))
     assert not left, (
         f"compiled modules in the source tree: {left}; an editable install would import them "
-        "instead of the .py files. Delete them; build with HATCH_BUILD_CLEAN_HOOKS_AFTER=1 "
-        "(README.md, 'Compiled Arkham rules'), which removes them after the build")
+        "instead of the .py files. Delete them (rm -f plugins/arkham_card/src/*.so "
+        "plugins/arkham_card/src/tcgcore_arkham_card/*.so). A compiled build leaves them when "
+        "it fails part-way or runs without HATCH_BUILD_CLEAN_HOOKS_AFTER=1 (README.md, "
+        "'Compiled Arkham rules')")
 
 
 _COMPILED = [n for n in _compiled_module_names() if _is_compiled(n)]

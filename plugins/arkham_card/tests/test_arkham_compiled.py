@@ -97,23 +97,26 @@ import hashlib, json, sys
 import tcgcore
 import tcgcore_arkham_card.rules as rules
 out = {"rules_file": rules.__file__, "games": {}}
+
+def play(key, seed, players, agent, **options):
+    m = tcgcore.new_match("arkham_card", seed=seed, players=players, keep_events=False,
+                          **options)
+    agents = [tcgcore.make_agent(m.spec, agent, seed * 7 + s)
+              for s in range(m.state.num_players)]
+    h = hashlib.blake2b(digest_size=12)
+    while m.result is None and len(m.decisions) < 5000:
+        c = m.pending
+        keys = agents[c.player].decide(m, c)
+        h.update(repr((c.player, c.kind, [(o.key, o.label) for o in c.options],
+                       keys)).encode())
+        m.choose(c.player, keys)
+    out["games"][key] = [h.hexdigest(), len(m.decisions), m.digest()]
+
 for scen in ("01104", "01120", "01142"):
     for players in (1, 2, 4):
         for agent, seeds in (("random", range(6)), ("heuristic", range(2))):
             for seed in seeds:
-                m = tcgcore.new_match("arkham_card", seed=seed, players=players,
-                                      keep_events=False, scenario=scen)
-                agents = [tcgcore.make_agent(m.spec, agent, seed * 7 + s)
-                          for s in range(m.state.num_players)]
-                h = hashlib.blake2b(digest_size=12)
-                while m.result is None and len(m.decisions) < 5000:
-                    c = m.pending
-                    keys = agents[c.player].decide(m, c)
-                    h.update(repr((c.player, c.kind, [(o.key, o.label) for o in c.options],
-                                   keys)).encode())
-                    m.choose(c.player, keys)
-                out["games"][f"{scen}/{players}/{agent}/{seed}"] = [
-                    h.hexdigest(), len(m.decisions), m.digest()]
+                play(f"{scen}/{players}/{agent}/{seed}", seed, players, agent, scenario=scen)
 OPTION_GAMES = [
     (1, {"difficulty": "easy"}), (1, {"difficulty": "hard"}), (2, {"difficulty": "expert"}),
     (2, {"lead": 1}), (3, {"lead": 2, "trauma": [[1, 0], [0, 2], [2, 1]]}),
@@ -123,17 +126,7 @@ OPTION_GAMES = [
 ]
 for n, (players, options) in enumerate(OPTION_GAMES):
     for seed in range(3):
-        m = tcgcore.new_match("arkham_card", seed=seed, players=players, keep_events=False,
-                              **options)
-        agents = [tcgcore.RandomAgent(seed * 7 + s) for s in range(m.state.num_players)]
-        h = hashlib.blake2b(digest_size=12)
-        while m.result is None and len(m.decisions) < 5000:
-            c = m.pending
-            keys = agents[c.player].decide(m, c)
-            h.update(repr((c.player, c.kind, [(o.key, o.label) for o in c.options],
-                           keys)).encode())
-            m.choose(c.player, keys)
-        out["games"][f"options{n}/{seed}"] = [h.hexdigest(), len(m.decisions), m.digest()]
+        play(f"options{n}/{seed}", seed, players, "random", **options)
 json.dump(out, sys.stdout)
 """
 

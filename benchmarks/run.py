@@ -1334,14 +1334,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def compiled_modules() -> list[str]:
-    """The imported tcgcore and game-plugin modules that are compiled extension modules (for
-    example the optional mypyc build of the Arkham rules, README "Compiled Arkham rules"),
-    sorted; empty when everything ran interpreted. Recorded with each run, since a compiled
-    build changes the figures."""
-    return sorted(name for name, module in list(sys.modules.items())
-                  if name.split(".")[0].startswith("tcgcore")
-                  and getattr(module, "__file__", None)
-                  and not str(module.__file__).endswith((".py", ".pyc")))
+    """The imported tcgcore and game-plugin modules that ran compiled (for example the
+    optional mypyc build of the Arkham rules, README "Compiled Arkham rules"), sorted; empty
+    when everything ran interpreted (:func:`tcgcore.compiled_modules`). Recorded with each
+    run, since a compiled build changes the figures."""
+    return tcgcore.compiled_modules()
 
 
 def _render(args: argparse.Namespace, results: dict[str, Any], baseline: dict[str, Any] | None,

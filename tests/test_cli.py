@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import tcgcore
 from tcgcore.cli import main
 
 
@@ -23,6 +26,27 @@ def test_games_lists_installed_games() -> None:
     code, text = _run("games", "--json")
     names = [row["name"] for row in json.loads(text)]
     assert names == sorted(names) and "arkham_card" in names
+
+
+def test_games_says_which_game_modules_run_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tcgcore games`` names the modules of each game's package that run compiled (an
+    optional mypyc build): none for the plain install of the example game."""
+    import types
+
+    code, text = _run("games", "--json")
+    rows = {row["name"]: row for row in json.loads(text)}
+    sparks = next(x for x in _run("games")[1].splitlines() if x.startswith("sparks"))
+    assert code == 0 and rows["sparks"]["compiled"] == [] and "compiled" not in sparks
+    arkham = [m for m in tcgcore.compiled_modules() if m.startswith("tcgcore_arkham_card.")]
+    assert rows["arkham_card"]["compiled"] == arkham  # [] unless the compiled build is installed
+    fake = types.ModuleType("tcgcore_guimi_revival.fake_rules")
+    fake.__file__ = "/site-packages/tcgcore_guimi_revival/fake_rules.cpython-311-x86_64-linux-gnu.so"
+    monkeypatch.setitem(sys.modules, fake.__name__, fake)
+    code, text = _run("games", "--json")
+    guimi = {row["name"]: row for row in json.loads(text)}["guimi_revival"]
+    assert code == 0 and guimi["compiled"] == ["tcgcore_guimi_revival.fake_rules"]
+    line = next(x for x in _run("games")[1].splitlines() if x.startswith("guimi_revival"))
+    assert line.endswith("[compiled: 1 module]")
 
 
 def test_play_prints_a_readable_log_and_result() -> None:

@@ -16,17 +16,11 @@ Game authors use :class:`GameSpec`, :class:`GameState`, :class:`Step`, the
 from __future__ import annotations
 
 from ._agents import Agent, RandomAgent, make_agent, play_out
+from ._build import compiled_modules
 from ._engine import (
-    CoreStep,
     Engine,
-    GameSpec,
-    ResolveTrigger,
-    TriggerOptIn,
-    TriggerPick,
     TriggerPolicy,
-    TriggerWindow,
     active_player_first,
-    check_options,
     decided_by,
     highest_priority_first,
 )
@@ -65,10 +59,12 @@ from ._model import (
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
 from ._rng import Rng
 from ._simulate import GameOutcome, SimulationReport, simulate, wilson_interval
+from ._spec import GameSpec, check_options
 from ._terminal import describe_event, render_board
+from ._trigger_steps import CoreStep, ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
 from ._views import CardView, View, ZoneView
 
-__version__ = "0.2.0"
+__version__ = "0.2.1"
 
 __all__ = [
     "ALL_PLAYERS",
@@ -123,6 +119,7 @@ __all__ = [
     "__version__",
     "active_player_first",
     "check_options",
+    "compiled_modules",
     "decided_by",
     "default_registry",
     "describe_event",

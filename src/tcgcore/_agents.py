@@ -10,8 +10,8 @@ from ._model import Choice, Result
 from ._rng import Rng
 
 if TYPE_CHECKING:
-    from ._engine import GameSpec
     from ._match import Match
+    from ._spec import GameSpec
 
 __all__ = ["Agent", "RandomAgent", "make_agent", "play_out"]
 

@@ -1,4 +1,4 @@
-"""The step-queue engine, timing windows and the game definition a plugin registers.
+"""The step-queue engine and its timing windows (the game definition is in ``_spec.py``).
 
 How a decision flows (see ``docs/architecture.md``):
 
@@ -25,11 +25,11 @@ from __future__ import annotations
 import operator
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TextIO, TypeAlias, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeAlias, TypeVar
 
 import msgspec
 
-from ._errors import EngineError, OptionsError
+from ._errors import EngineError
 from ._model import (
     ALL_PLAYERS,
     EMPTY_SLOT,
@@ -46,62 +46,23 @@ from ._model import (
     Zone,
 )
 from ._rng import Rng
+from ._trigger_steps import ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
 
-_replace = msgspec.structs.replace
+_replace: Final = msgspec.structs.replace
 
 if TYPE_CHECKING:
-    from ._agents import Agent
-    from ._views import View
+    from ._spec import GameSpec
 
 __all__ = [
-    "CoreStep",
     "Engine",
-    "GameSpec",
-    "ResolveTrigger",
-    "TriggerOptIn",
-    "TriggerPick",
     "TriggerPolicy",
-    "TriggerWindow",
     "active_player_first",
     "decided_by",
     "highest_priority_first",
 ]
 
 S = TypeVar("S", bound=GameState[Any])
-StepT = TypeVar("StepT", bound=Step)
 
-
-# --------------------------------------------------------------------------- core steps
-
-
-class TriggerWindow(Step, tag="core.trigger_window"):
-    """Resolve waiting triggered abilities one at a time (the game's ordering policy)."""
-
-    triggers: list[Trigger]
-
-
-class TriggerPick(Step, tag="core.trigger_pick"):
-    """Resume step: a player picked which trigger of a window resolves next."""
-
-    triggers: list[Trigger]
-
-
-class TriggerOptIn(Step, tag="core.trigger_opt_in"):
-    """Resume step: a player said whether to use an optional trigger."""
-
-    trigger: Trigger
-
-
-class ResolveTrigger(Step, tag="core.resolve_trigger"):
-    """Hand one trigger to the game's resolver."""
-
-    trigger: Trigger
-
-
-#: The engine's own step types. A game's state must list them in its step union.
-CoreStep: TypeAlias = Union[TriggerWindow, TriggerPick, TriggerOptIn, ResolveTrigger]  # noqa: UP007
-
-_CORE_STEPS: tuple[type[Step], ...] = (TriggerWindow, TriggerPick, TriggerOptIn, ResolveTrigger)
 
 #: A trigger ordering policy: given the waiting triggers of a window, return the
 #: seat that decides and the triggers that may resolve next.
@@ -144,169 +105,6 @@ def decided_by(seat_of: Callable[[Engine[Any]], int]) -> TriggerPolicy:
         return seat_of(eng), list(triggers)
 
     return policy
-
-
-# --------------------------------------------------------------------------- game spec
-
-Handler: TypeAlias = Callable[["Engine[Any]", Any], None]
-
-
-class GameSpec(Generic[S]):
-    """Everything the engine needs to run one game; a plugin returns it from
-    the ``tcgcore_games`` hook.
-
-    Args:
-        name: registered game name (``"guimi_revival"``), unique across plugins.
-        version: the game's rules version, ``"MAJOR.MINOR.PATCH"``; saves with
-            another major version are refused unless ``compatible`` says otherwise.
-        state_type: the game's :class:`GameState` subclass. Every field the game
-            adds needs a default.
-        setup: ``setup(engine, options)`` builds zones and cards and pushes the
-            first steps. It must validate ``options`` and raise
-            :class:`OptionsError` naming the bad option.
-        players: ``(min, max)`` seats.
-        default_players: seats when the caller does not say.
-        description: one line for ``tcgcore games``.
-        trigger_policy: who orders simultaneous triggers (see
-            :func:`active_player_first`, :func:`highest_priority_first`,
-            :func:`decided_by`).
-        forced_first: forced (non-optional) triggers resolve before optional ones
-            of the same window.
-        collect_triggers: ``collect(engine, event) -> triggers`` for each emitted
-            event whose kind is in ``trigger_kinds`` (all kinds when ``None``).
-        trigger_kinds: event kinds worth offering to ``collect_triggers``.
-        resolve_trigger: ``resolve(engine, trigger)`` carries out a trigger.
-        view_extra: ``view_extra(state, viewer) -> dict`` adds game panels to a
-            view; ``viewer`` is ``None`` for a spectator. It must not leak
-            information the viewer may not know.
-        describe_event: ``describe(state, event) -> str`` for readable logs.
-        agents: named agent factories ``factory(seed) -> Agent`` besides
-            ``"random"``.
-        compatible: ``compatible(saved_version) -> bool`` for loading saves.
-        card_name: ``card_name(code) -> str``, a card's display name.
-        card_text: ``card_text(code) -> str``, a card's full text for people
-            (name, numbers, abilities), or ``None`` for unknown codes.
-        find_card: ``find_card(name) -> code or None``, look a card up by its
-            name (case-insensitive) or code, for front ends.
-        default_agent: the agent ``tcgcore play`` and ``simulate`` use when none
-            is named (``"random"`` unless the game has a better one).
-        check_deck: ``check_deck(text, source) -> problems``: validate a deck list
-            given as text (``source`` names the file, for messages); an empty
-            list means the deck is legal. Used by ``tcgcore deck check``.
-        campaign_runner: ``run(argv, out, inp) -> exit code``: the game's own
-            campaign front end, independent of a single match. ``tcgcore campaign
-            GAME ARGS…`` passes ``ARGS`` (after the game name), the output stream and
-            the input stream people type on. ``None``: the game has no campaigns.
-        render_panel: ``render_panel(view) -> lines``, the game's own part of a
-            text board, drawn from a :class:`tcgcore.View` only (so it cannot
-            show hidden information).
-        validate_state: ``validate(state) -> problem or None``, run on every
-            loaded save after the core's own checks (unknown card codes and
-            other game facts); a problem becomes a :class:`StateDecodeError`.
-    """
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        version: str,
-        state_type: type[S],
-        setup: Callable[[Engine[S], dict[str, Any]], None],
-        players: tuple[int, int] = (2, 2),
-        default_players: int | None = None,
-        description: str = "",
-        trigger_policy: TriggerPolicy = active_player_first,
-        forced_first: bool = True,
-        collect_triggers: Callable[[Engine[S], Event], Iterable[Trigger]] | None = None,
-        trigger_kinds: Iterable[str] | None = None,
-        resolve_trigger: Callable[[Engine[S], Trigger], None] | None = None,
-        view_extra: Callable[[S, int | None], dict[str, Any]] | None = None,
-        describe_event: Callable[[S, Event], str] | None = None,
-        agents: Mapping[str, Callable[[int], Agent]] | None = None,
-        compatible: Callable[[str], bool] | None = None,
-        validate_state: Callable[[S], str | None] | None = None,
-        card_name: Callable[[str], str] | None = None,
-        card_text: Callable[[str], str | None] | None = None,
-        find_card: Callable[[str], str | None] | None = None,
-        render_panel: Callable[[View], list[str]] | None = None,
-        default_agent: str = "random",
-        check_deck: Callable[[str, str], list[str]] | None = None,
-        campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
-    ) -> None:
-        self.name = name
-        self.version = version
-        self.state_type = state_type
-        self.setup = setup
-        self.players = players
-        self.default_players = default_players if default_players is not None else players[0]
-        self.description = description
-        self.trigger_policy = trigger_policy
-        self.forced_first = forced_first
-        self.collect_triggers = collect_triggers
-        self.trigger_kinds = frozenset(trigger_kinds) if trigger_kinds is not None else None
-        self.resolve_trigger = resolve_trigger
-        self.view_extra = view_extra
-        self.describe_event = describe_event
-        self.agents: dict[str, Callable[[int], Agent]] = dict(agents or {})
-        self.compatible = compatible
-        self.validate_state = validate_state
-        self.card_name = card_name
-        self.card_text = card_text
-        self.find_card = find_card
-        self.render_panel = render_panel
-        self.default_agent = default_agent
-        self.check_deck = check_deck
-        self.campaign_runner = campaign_runner
-        self.handlers: dict[type[Step], Handler] = {}
-        self.distribution: str | None = None
-        self.distribution_version: str | None = None
-        self._codecs: _Codecs[S] | None = None
-        for core_step, core_handler in _CORE_HANDLERS.items():
-            self.handlers[core_step] = core_handler
-
-    def handles(self, step_type: type[StepT]) -> Callable[
-        [Callable[[Engine[S], StepT], None]], Callable[[Engine[S], StepT], None]
-    ]:
-        """Decorator registering the handler for one step type.
-
-        Raises:
-            EngineError: if that step type already has a handler.
-        """
-
-        def register(fn: Callable[[Engine[S], StepT], None]) -> Callable[[Engine[S], StepT], None]:
-            if step_type in self.handlers and step_type not in _CORE_HANDLERS:
-                raise EngineError(f"{self.name}: step {step_type.__name__} already has a handler")
-            self.handlers[step_type] = fn
-            return fn
-
-        return register
-
-    def is_compatible(self, saved_version: str) -> bool:
-        """Whether a save written by game version ``saved_version`` can be loaded."""
-        if self.compatible is not None:
-            return self.compatible(saved_version)
-        return saved_version.split(".")[0] == self.version.split(".")[0]
-
-    @property
-    def codecs(self) -> _Codecs[S]:
-        """Reusable msgpack/JSON encoders and typed decoders for the state type."""
-        if self._codecs is None:
-            self._codecs = _Codecs(self.state_type)
-        return self._codecs
-
-    def __repr__(self) -> str:
-        return f"GameSpec(name={self.name!r}, version={self.version!r})"
-
-
-class _Codecs(Generic[S]):
-    __slots__ = ("json_dec", "json_enc", "mp_dec", "mp_enc", "mp_enc_det")
-
-    def __init__(self, state_type: type[S]) -> None:
-        self.mp_enc = msgspec.msgpack.Encoder()
-        self.mp_enc_det = msgspec.msgpack.Encoder(order="deterministic")
-        self.mp_dec = msgspec.msgpack.Decoder(state_type)
-        self.json_enc = msgspec.json.Encoder()
-        self.json_dec = msgspec.json.Decoder(state_type)
 
 
 # --------------------------------------------------------------------------- engine
@@ -934,7 +732,7 @@ class Engine(Generic[S]):
                     stack.append(window)
 
 
-_option_key = operator.attrgetter("key")
+_option_key: Final = operator.attrgetter("key")
 
 
 def _card_change_problem(state: GameState[Any], card_id: int, name: str,
@@ -1086,20 +884,9 @@ def _resolve(eng: Engine[Any], step: ResolveTrigger) -> None:
     resolver(eng, step.trigger)
 
 
-_CORE_HANDLERS: dict[type[Step], Handler] = {
+_CORE_HANDLERS: Final[dict[type[Step], Callable[[Engine[Any], Any], None]]] = {
     TriggerWindow: _window,
     TriggerPick: _pick,
     TriggerOptIn: _opt_in,
     ResolveTrigger: _resolve,
 }
-
-
-def check_options(options: Mapping[str, Any], allowed: Iterable[str], game: str) -> None:
-    """Raise :class:`OptionsError` for any option name not in ``allowed``."""
-    allowed_set = set(allowed)
-    unknown = sorted(set(options) - allowed_set)
-    if unknown:
-        raise OptionsError(
-            f"{game}: unknown option(s) {', '.join(unknown)}; "
-            f"known: {', '.join(sorted(allowed_set)) or 'none'}"
-        )

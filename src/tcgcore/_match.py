@@ -9,7 +9,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
-from ._engine import Engine, GameSpec
+from ._engine import Engine
 from ._errors import (
     EngineError,
     FormatVersionError,
@@ -25,6 +25,7 @@ from ._logging import debug_enabled, get_logger
 from ._model import EMPTY_SLOT, Choice, Event, GameState, Result
 from ._plugins import Registry, default_registry
 from ._rng import Rng
+from ._spec import GameSpec
 from ._views import View, build_view
 
 __all__ = ["FORMAT_VERSION", "Decision", "Match", "ReplayRecord", "new_match", "replay"]

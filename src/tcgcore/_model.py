@@ -29,7 +29,7 @@ step, option, event or trigger refer to itself (it holds data only anyway).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Generic, Literal, TypeVar
+from typing import Final, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -55,10 +55,10 @@ __all__ = [
 Scalar = str | int | bool | None
 
 #: Bit mask meaning "every player" in :attr:`Event.seen_by`.
-ALL_PLAYERS = -1
+ALL_PLAYERS: Final = -1
 
 #: The card id stored in an empty position of a slotted zone.
-EMPTY_SLOT = -1
+EMPTY_SLOT: Final = -1
 
 #: Who may see the identity of a face-up card in a zone.
 #:

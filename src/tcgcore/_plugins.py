@@ -25,8 +25,8 @@ from typing import Any
 
 import pluggy
 
-from ._engine import GameSpec
 from ._errors import DuplicateGameError, PluginError, UnknownGameError
+from ._spec import GameSpec
 
 __all__ = [
     "CardSet",

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
 from ._agents import Agent
-from ._engine import GameSpec
 from ._errors import GameMismatchError, IllegalChoice, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Choice, Event, GameState, Result
 from ._plugins import Registry
+from ._spec import GameSpec
 from ._views import CardView, View, ZoneView, build_view
 
 __all__ = [

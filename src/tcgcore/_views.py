@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
-from ._engine import GameSpec, _can_see
+from ._engine import _can_see
 from ._model import EMPTY_SLOT, Choice, GameState, Result, Visibility
+from ._spec import GameSpec
 
 __all__ = ["CardView", "View", "ZoneView", "build_view"]
 

@@ -38,12 +38,14 @@ import msgspec
 
 from . import _logging
 from ._agents import Agent, make_agent
+from ._build import compiled_modules
 from ._errors import OptionsError, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
 from ._serve import serve_stdio
 from ._simulate import print_progress, simulate
+from ._spec import GameSpec
 from ._terminal import ReplayStepper, TerminalUI, check_replay, describe_event
 
 __all__ = ["main"]
@@ -78,18 +80,28 @@ def _describe(match: Match[Any], event: Event) -> str:
     return describe_event(match.spec, match.state, event)
 
 
+def _compiled_of(spec: GameSpec[Any]) -> list[str]:
+    """The modules of the package that defines ``spec`` (its setup function's top-level
+    package) that run compiled (an optional mypyc build, README "Compiled Arkham rules")."""
+    package = getattr(spec.setup, "__module__", "").split(".")[0]
+    return [m for m in compiled_modules() if m.split(".")[0] == package] if package else []
+
+
 def _cmd_games(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     reg = default_registry()
     rows = [{"name": n, "version": reg.game(n).version, "description": reg.game(n).description,
-             "players": list(reg.game(n).players)} for n in reg.names()]
+             "players": list(reg.game(n).players), "compiled": _compiled_of(reg.game(n))}
+            for n in reg.names()]
     if args.json:
         out.write(json.dumps(rows, indent=2) + "\n")
     else:
         for row in rows:
             lo, hi = row["players"]
             seats = f"{lo}" if lo == hi else f"{lo}-{hi}"
+            count = len(row["compiled"])
+            compiled = f" [compiled: {count} module{'s' * (count != 1)}]" if count else ""
             out.write(f"{row['name']:<16} {row['version']:<8} {seats:>4} players  "
-                      f"{row['description']}\n")
+                      f"{row['description']}{compiled}\n")
     return 0
 
 

@@ -60,3 +60,11 @@ def test_compiled_modules_lists_only_tcgcore_extension_modules(
     for module in (fake, other, source):
         monkeypatch.setitem(sys.modules, module.__name__, module)
     assert tcgcore.compiled_modules() == sorted([*plain, "tcgcore_fake_game.rules"])
+    # per package (what `tcgcore games` shows for each game), any package name
+    from tcgcore._build import compiled_in
+
+    assert compiled_in("tcgcore_fake_game") == ["tcgcore_fake_game.rules"]
+    assert compiled_in("numpy_fake") == ["numpy_fake.core"] and compiled_in("") == []
+    monkeypatch.setitem(sys.modules, "tcgcore_blocked", None)  # an import blocked on purpose
+    monkeypatch.setitem(sys.modules, "tcgcore_odd", types.ModuleType("tcgcore_odd"))
+    assert tcgcore.compiled_modules() == sorted([*plain, "tcgcore_fake_game.rules"])

@@ -38,7 +38,7 @@ import msgspec
 
 from . import _logging
 from ._agents import Agent, make_agent
-from ._build import compiled_modules
+from ._build import compiled_in
 from ._errors import OptionsError, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
@@ -83,8 +83,9 @@ def _describe(match: Match[Any], event: Event) -> str:
 def _compiled_of(spec: GameSpec[Any]) -> list[str]:
     """The modules of the package that defines ``spec`` (its setup function's top-level
     package) that run compiled (an optional mypyc build, README "Compiled Arkham rules")."""
-    package = getattr(spec.setup, "__module__", "").split(".")[0]
-    return [m for m in compiled_modules() if m.split(".")[0] == package] if package else []
+    module = getattr(spec.setup, "__module__", None)
+    package = module.split(".")[0] if isinstance(module, str) else ""
+    return compiled_in(package)
 
 
 def _cmd_games(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:

@@ -50,6 +50,12 @@ def test_duplicate_game_names_are_a_clear_error() -> None:
     with pytest.raises(tcgcore.DuplicateGameError, match=r"game 'sparks' is registered by both.*'copycat'"):
         tcgcore.load_registry(load_entrypoints=False,
                               plugins=[sparks, _plugin_module("copycat", "sparks")])
+    # with entry points, the message names the distributions and how to skip one
+    with pytest.raises(tcgcore.DuplicateGameError,
+                       match=r"plugin 'sparks' \(distribution tcgcore [0-9.]+\) and plugin "
+                             r"'copycat' \(registered in this process\); uninstall one, or skip "
+                             r"it with TCGCORE_BLOCK_PLUGINS=copycat"):
+        tcgcore.load_registry(plugins=[_plugin_module("copycat", "sparks")])
 
 
 def test_unknown_game_lists_known_ones() -> None:
@@ -83,8 +89,15 @@ def test_broken_entry_point_is_a_plugin_error(monkeypatch: pytest.MonkeyPatch) -
         return [*eps, broken] if kwargs.get("group") == "tcgcore" else real(**kwargs)
 
     monkeypatch.setattr(importlib.metadata, "entry_points", fake)
-    with pytest.raises(tcgcore.PluginError, match="zzz_broken"):
+    with pytest.raises(tcgcore.PluginError,
+                       match=r"'zzz_broken'.*failed to load.*TCGCORE_BLOCK_PLUGINS=zzz_broken"):
         tcgcore.load_registry()
+    # the way out the message gives: every other game loads
+    monkeypatch.setenv("TCGCORE_BLOCK_PLUGINS", " other, zzz_broken ")
+    assert "sparks" in tcgcore.load_registry().names()
+    assert "sparks" not in tcgcore.load_registry(blocked=["sparks"]).names()
+    monkeypatch.setenv("TCGCORE_BLOCK_PLUGINS", "sparks,zzz_broken")
+    assert "sparks" not in tcgcore.load_registry().names()
 
 
 def test_hook_returning_garbage_is_rejected() -> None:

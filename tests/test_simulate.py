@@ -32,6 +32,20 @@ def test_workers_do_not_change_the_report() -> None:
     assert one == two
 
 
+def test_a_registry_of_its_own_is_refused_with_worker_processes() -> None:
+    """Worker processes load the installed plugins: a registry that differs from them
+    (blocked plugins, a plugin registered in this process) would be silently ignored there,
+    so it is refused up front; the default registry works with workers."""
+    from tcgcore.examples import sparks
+
+    local = tcgcore.load_registry(load_entrypoints=False, plugins=[sparks])
+    with pytest.raises(tcgcore.OptionsError, match="registry= works only with workers=1"):
+        simulate("sparks", games=4, workers=2, registry=local)
+    assert simulate("sparks", games=4, workers=1, registry=local).games == 4
+    default = simulate("sparks", games=4, seed=3, workers=2, registry=tcgcore.default_registry())
+    assert default == simulate("sparks", games=4, seed=3, workers=1)
+
+
 def test_bad_arguments(registry: tcgcore.Registry) -> None:
     with pytest.raises(tcgcore.OptionsError):
         simulate("sparks", games=0, registry=registry)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import operator
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeAlias, TypeVar
+from typing import Any, Final, Generic, TypeAlias, TypeVar
 
 import msgspec
 
@@ -50,8 +50,6 @@ from ._trigger_steps import ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWi
 
 _replace: Final = msgspec.structs.replace
 
-if TYPE_CHECKING:
-    from ._spec import GameSpec
 
 __all__ = [
     "Engine",
@@ -890,3 +888,8 @@ _CORE_HANDLERS: Final[dict[type[Step], Callable[[Engine[Any], Any], None]]] = {
     TriggerOptIn: _opt_in,
     ResolveTrigger: _resolve,
 }
+
+
+# The game definition, at run time too (after everything above, which _spec imports): so that
+# typing.get_type_hints resolves the engine's annotations, as it did when GameSpec lived here.
+from ._spec import GameSpec  # noqa: E402

@@ -10,7 +10,9 @@ and that module implements the hooks below with :data:`tcgcore.hookimpl`.
 Entry points are loaded in sorted name order so hook results never depend on
 the file system's order. Setting ``TCGCORE_DISABLE_PLUGIN_AUTOLOAD=1`` (or
 ``load_entrypoints=False``) turns discovery off; plugins can then be passed
-explicitly.
+explicitly. ``TCGCORE_BLOCK_PLUGINS=name1,name2`` (or ``blocked=``) skips the entry points
+so named, for example a plugin that fails to import or registers a game name twice: the
+error messages say so.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
+from types import FunctionType, ModuleType
 from typing import Any
 
 import pluggy
@@ -41,6 +44,9 @@ __all__ = [
 PROJECT = "tcgcore"
 ENTRY_POINT_GROUP = "tcgcore"
 DISABLE_ENV = "TCGCORE_DISABLE_PLUGIN_AUTOLOAD"
+
+#: Environment variable naming entry points not to load, separated by commas.
+BLOCK_ENV = "TCGCORE_BLOCK_PLUGINS"
 
 #: Marks hook specifications (used by tcgcore itself).
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -97,7 +103,8 @@ def make_plugin_manager(
         load_entrypoints: load the ``tcgcore`` entry points; ``None`` means yes
             unless ``TCGCORE_DISABLE_PLUGIN_AUTOLOAD`` is set to a non-empty value.
         plugins: extra plugin objects or modules to register (after entry points).
-        blocked: entry-point names not to load.
+        blocked: entry-point names not to load (besides those the environment variable
+            ``TCGCORE_BLOCK_PLUGINS`` lists, comma-separated).
 
     Returns:
         The manager and, for each registered plugin name, the
@@ -109,7 +116,8 @@ def make_plugin_manager(
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(_HookSpecs)
     origins: dict[str, tuple[str, str]] = {}
-    for name in blocked:
+    from_env = [n.strip() for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()]
+    for name in [*blocked, *from_env]:
         pm.set_blocked(name)
     if load_entrypoints is None:
         load_entrypoints = not os.environ.get(DISABLE_ENV)
@@ -131,7 +139,10 @@ def make_plugin_manager(
             try:
                 plugin = ep.load()
             except Exception as exc:
-                raise PluginError(f"tcgcore plugin {ep.name!r} ({ep.value}) failed to load: {exc}") from exc
+                raise PluginError(
+                    f"tcgcore plugin {ep.name!r} ({ep.value}) failed to load: {exc} (to start "
+                    f"without it: {BLOCK_ENV}={ep.name}, or uninstall its distribution)"
+                ) from exc
             pm.register(plugin, name=ep.name)
             dist = ep.dist
             origins[ep.name] = (dist.name, dist.version) if dist is not None else (ep.name, "unknown")
@@ -169,9 +180,12 @@ class Registry:
                         f"plugin {impl.plugin_name!r}: tcgcore_games returned {spec!r}, not a GameSpec"
                     )
                 if spec.name in self._games:
+                    first = self._game_plugin[spec.name]
                     raise DuplicateGameError(
-                        f"game {spec.name!r} is registered by both plugin "
-                        f"{self._game_plugin[spec.name]!r} and plugin {impl.plugin_name!r}"
+                        f"game {spec.name!r} is registered by both plugin {first!r} "
+                        f"({_origin(origins, first)}) and plugin {impl.plugin_name!r} "
+                        f"({_origin(origins, impl.plugin_name)}); uninstall one, or skip it "
+                        f"with {BLOCK_ENV}={impl.plugin_name}"
                     )
                 dist, ver = origins.get(impl.plugin_name, (impl.plugin_name, "unknown"))
                 spec.distribution, spec.distribution_version = dist, ver
@@ -211,6 +225,24 @@ class Registry:
             raise PluginError(f"game {game!r}: card set name(s) registered twice: {', '.join(dupes)}")
         return sorted(sets, key=lambda s: s.name)
 
+    def game_packages(self, game: str) -> list[str]:
+        """The top-level packages that hold ``game``'s code, sorted: the package of the plugin
+        that registered it (a module plugin's own package; an object plugin's class's) and that
+        of the game's setup function, when it is a plain function of a package outside the
+        standard library. ``tcgcore games`` counts the compiled modules among them.
+
+        Raises:
+            UnknownGameError: if the game is not registered.
+        """
+        spec = self.game(game)
+        plugin = self.pm.get_plugin(self._game_plugin[game])
+        named = [plugin.__name__ if isinstance(plugin, ModuleType)
+                 else getattr(type(plugin), "__module__", None),
+                 getattr(spec.setup, "__module__", None) if isinstance(spec.setup, FunctionType)
+                 else None]
+        tops = {n.partition(".")[0] for n in named if isinstance(n, str) and n}
+        return sorted(t for t in tops if t not in sys.stdlib_module_names and t != "__main__")
+
     def plugin_versions(self, game: str) -> dict[str, str]:
         """``{distribution: version}`` of tcgcore and the plugin providing ``game``."""
         spec = self.game(game)
@@ -218,6 +250,12 @@ class Registry:
         if spec.distribution is not None:
             out[spec.distribution] = spec.distribution_version or "unknown"
         return out
+
+
+def _origin(origins: dict[str, tuple[str, str]], plugin: str) -> str:
+    """Where a registered plugin came from, for messages: ``distribution tcgcore-x 0.1.0``."""
+    dist, version = origins.get(plugin, (plugin, "unknown"))
+    return "registered in this process" if version == "local" else f"distribution {dist} {version}"
 
 
 @functools.cache

@@ -257,8 +257,10 @@ def simulate(
         options: game options (rules variants, decks …).
         agents: agent names per seat (one name for every seat, or one per seat).
         workers: processes to use (1 runs in this process).
-        registry: where to find the game (only with ``workers=1``; workers load
-            the installed plugins).
+        registry: where to find the game. Only with ``workers=1`` (or the default
+            registry itself): worker processes load the installed plugins, so another
+            registry (blocked plugins, plugins registered in this process) is refused
+            with ``workers > 1`` rather than silently not used.
         progress: called as ``progress(done, total)`` after each chunk.
         keep_outcomes: keep every game's outcome in the report.
         keep_events: let the matches keep their event history (see
@@ -269,12 +271,18 @@ def simulate(
 
     Raises:
         OptionsError: bad counts, ``keep_events`` not a bool, unknown agents or
-            options (checked on game 0 before any worker starts).
+            options (checked on game 0 before any worker starts), or a registry
+            other than the default one with ``workers > 1``.
     """
     if type(games) is not int or games < 1:
         raise OptionsError(f"games must be a positive int, got {games!r}")
     if type(workers) is not int or workers < 1:
         raise OptionsError(f"workers must be a positive int, got {workers!r}")
+    if workers > 1 and registry is not None and registry is not default_registry():
+        raise OptionsError(
+            "registry= works only with workers=1: worker processes load the installed "
+            "plugins (tcgcore.default_registry()), not this registry; play with workers=1, "
+            "or install the game's plugin so that its entry point registers it")
     opts = dict(options or {})
     reg = registry if registry is not None else default_registry()
     probe = _create(game, seed=seed % 2**64, players=players, registry=reg, logger=None,

@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Any, Generic, TextIO, TypeAlias, TypeVar
 
 import msgspec
 
-from ._engine import _CORE_HANDLERS, TriggerPolicy, active_player_first
+from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
 from ._model import Event, GameState, Step, Trigger
 
 if TYPE_CHECKING:
     from ._agents import Agent
-    from ._engine import Engine
     from ._views import View
 
 __all__ = ["GameSpec", "Handler", "check_options"]

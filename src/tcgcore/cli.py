@@ -38,14 +38,13 @@ import msgspec
 
 from . import _logging
 from ._agents import Agent, make_agent
-from ._build import compiled_in
+from ._build import compiled_modules
 from ._errors import OptionsError, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
 from ._serve import serve_stdio
 from ._simulate import print_progress, simulate
-from ._spec import GameSpec
 from ._terminal import ReplayStepper, TerminalUI, check_replay, describe_event
 
 __all__ = ["main"]
@@ -80,18 +79,11 @@ def _describe(match: Match[Any], event: Event) -> str:
     return describe_event(match.spec, match.state, event)
 
 
-def _compiled_of(spec: GameSpec[Any]) -> list[str]:
-    """The modules of the package that defines ``spec`` (its setup function's top-level
-    package) that run compiled (an optional mypyc build, README "Compiled Arkham rules")."""
-    module = getattr(spec.setup, "__module__", None)
-    package = module.split(".")[0] if isinstance(module, str) else ""
-    return compiled_in(package)
-
-
 def _cmd_games(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     reg = default_registry()
     rows = [{"name": n, "version": reg.game(n).version, "description": reg.game(n).description,
-             "players": list(reg.game(n).players), "compiled": _compiled_of(reg.game(n))}
+             "players": list(reg.game(n).players),
+             "compiled": compiled_modules(*reg.game_packages(n))}
             for n in reg.names()]
     if args.json:
         out.write(json.dumps(rows, indent=2) + "\n")

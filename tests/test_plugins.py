@@ -54,8 +54,45 @@ def test_duplicate_game_names_are_a_clear_error() -> None:
     with pytest.raises(tcgcore.DuplicateGameError,
                        match=r"plugin 'sparks' \(distribution tcgcore [0-9.]+\) and plugin "
                              r"'copycat' \(registered in this process\); uninstall one, or skip "
-                             r"it with TCGCORE_BLOCK_PLUGINS=copycat"):
+                             r"one with TCGCORE_BLOCK_PLUGINS=sparks or "
+                             r"TCGCORE_BLOCK_PLUGINS=copycat"):
         tcgcore.load_registry(plugins=[_plugin_module("copycat", "sparks")])
+
+
+def test_every_plugin_failure_names_the_plugin_and_how_to_skip_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    hint = r"\(to start without it: TCGCORE_BLOCK_PLUGINS=bad, or uninstall it\)"
+    raising = types.ModuleType("bad")
+
+    @tcgcore.hookimpl
+    def tcgcore_games() -> list[tcgcore.GameSpec[Any]]:
+        raise RuntimeError("no cards today")
+
+    raising.tcgcore_games = tcgcore_games  # type: ignore[attr-defined]
+    with pytest.raises(tcgcore.PluginError, match=r"plugin 'bad': tcgcore_games raised "
+                                                  r"RuntimeError: no cards today " + hint):
+        tcgcore.load_registry(load_entrypoints=False, plugins=[raising])
+    typo = types.ModuleType("bad")
+
+    @tcgcore.hookimpl
+    def tcgcore_game() -> list[tcgcore.GameSpec[Any]]:  # misspelt hook name
+        return []
+
+    typo.tcgcore_game = tcgcore_game  # type: ignore[attr-defined]
+    with pytest.raises(tcgcore.PluginError, match=r"unknown hook 'tcgcore_game'.*" + hint):
+        tcgcore.load_registry(load_entrypoints=False, plugins=[typo])
+    twice = _plugin_module("bad", "demo")
+    spec = twice.tcgcore_games()[0]
+    twice.tcgcore_games = tcgcore.hookimpl(lambda: [spec, spec])  # type: ignore[attr-defined]
+    with pytest.raises(tcgcore.DuplicateGameError,
+                       match=r"plugin 'bad' \(registered in this process\) registers game "
+                             r"'demo' twice " + hint):
+        tcgcore.load_registry(load_entrypoints=False, plugins=[twice])
+    # a game a blocked plugin would have brought is reported with the variable
+    monkeypatch.setenv("TCGCORE_BLOCK_PLUGINS", "sparks")
+    with pytest.raises(tcgcore.UnknownGameError,
+                       match=r"unknown game 'sparks'.*\(TCGCORE_BLOCK_PLUGINS=sparks skips some"):
+        tcgcore.load_registry().game("sparks")
 
 
 def test_unknown_game_lists_known_ones() -> None:

@@ -107,6 +107,24 @@ def test_game_packages_name_where_a_game_lives() -> None:
     assert registry.game_packages("sparks") == ["tcgcore"]
     with pytest.raises(tcgcore.UnknownGameError):
         registry.game_packages("nope")
+    # the setup's module counts whatever kind of callable it is (a compiled function is a
+    # builtin, not a Python function); the standard library never does
+    import functools
+    import types
+
+    import msgspec
+
+    from tcgcore.examples import sparks
+
+    for setup, expected in ((msgspec.json.encode, ["msgspec", "tcgcore_odd_plugin"]),
+                            (functools.partial(sparks.setup), ["tcgcore_odd_plugin"]),
+                            (print, ["tcgcore_odd_plugin"])):
+        plugin = types.ModuleType("tcgcore_odd_plugin.plugin")
+        spec = tcgcore.GameSpec(name="odd", version="1.0.0", state_type=sparks.SparksState,
+                                setup=setup)  # type: ignore[arg-type]
+        plugin.tcgcore_games = tcgcore.hookimpl(lambda s=spec: [s])  # type: ignore[attr-defined]
+        reg = tcgcore.load_registry(load_entrypoints=False, plugins=[plugin])
+        assert reg.game_packages("odd") == expected, setup
 
 
 def test_engine_and_game_spec_annotations_resolve_at_run_time() -> None:

@@ -15,6 +15,9 @@ Game authors use :class:`GameSpec`, :class:`GameState`, :class:`Step`, the
 
 from __future__ import annotations
 
+# _engine before _spec (and before anything importing _spec): _engine imports GameSpec from
+# _spec at its end, once everything _spec needs from _engine exists; the test suite's every
+# import of tcgcore checks this order.
 from ._agents import Agent, RandomAgent, make_agent, play_out
 from ._build import compiled_modules
 from ._engine import (

@@ -31,9 +31,10 @@ def compiled_modules(*packages: str) -> list[str]:
     Returns:
         module names such as ``["tcgcore_arkham_card.actions", "tcgcore_arkham_card.rules"]``;
         empty when everything imported so far runs interpreted. Only modules already imported
-        count: load a game first (``tcgcore.default_registry().game(name)``) to include its
-        plugin. Looking never imports or runs a module (a lazily loaded one stays unloaded),
-        and an entry of ``sys.modules`` that cannot be read is skipped: nothing is raised.
+        count: build the registry first (``tcgcore.default_registry()`` imports every plugin
+        module and what it imports) to include a game's plugin. Looking never imports or
+        runs a module (a lazily loaded one stays unloaded), and an entry of ``sys.modules``
+        that cannot be read is skipped: nothing is raised.
     """
     wanted = set(packages)
     found = []

@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from types import FunctionType, ModuleType
+from types import ModuleType
 from typing import Any
 
 import pluggy
@@ -152,8 +152,17 @@ def make_plugin_manager(
             continue
         pm.register(plugin, name=name)
         origins[name] = (name, "local")
-    pm.check_pending()
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:  # a hook the spec does not know (a typo)
+        raise PluginError(f"{exc}{_skip_hint(getattr(exc, 'plugin', None), pm)}") from exc
     return pm, origins
+
+
+def _skip_hint(plugin: object, pm: pluggy.PluginManager) -> str:
+    """The end of an error message about one plugin: how to start without it."""
+    name = pm.get_name(plugin) if plugin is not None else None
+    return f" (to start without it: {BLOCK_ENV}={name}, or uninstall it)" if name else ""
 
 
 class Registry:
@@ -171,21 +180,32 @@ class Registry:
         self._games: dict[str, GameSpec[Any]] = {}
         self._game_plugin: dict[str, str] = {}
         for impl in self.pm.hook.tcgcore_games.get_hookimpls():
-            result = impl.function()
+            name = impl.plugin_name
+            hint = f" (to start without it: {BLOCK_ENV}={name}, or uninstall it)"
+            try:
+                result = impl.function()
+            except Exception as exc:
+                raise PluginError(
+                    f"plugin {name!r}: tcgcore_games raised {type(exc).__name__}: {exc}{hint}"
+                ) from exc
             if not isinstance(result, list):
-                raise PluginError(f"plugin {impl.plugin_name!r}: tcgcore_games must return a list")
+                raise PluginError(f"plugin {name!r}: tcgcore_games must return a list{hint}")
             for spec in result:
                 if not isinstance(spec, GameSpec):
                     raise PluginError(
-                        f"plugin {impl.plugin_name!r}: tcgcore_games returned {spec!r}, not a GameSpec"
+                        f"plugin {name!r}: tcgcore_games returned {spec!r}, not a GameSpec{hint}"
                     )
                 if spec.name in self._games:
                     first = self._game_plugin[spec.name]
+                    if first == name:
+                        raise DuplicateGameError(
+                            f"plugin {name!r} ({_origin(origins, name)}) registers game "
+                            f"{spec.name!r} twice{hint}")
                     raise DuplicateGameError(
                         f"game {spec.name!r} is registered by both plugin {first!r} "
-                        f"({_origin(origins, first)}) and plugin {impl.plugin_name!r} "
-                        f"({_origin(origins, impl.plugin_name)}); uninstall one, or skip it "
-                        f"with {BLOCK_ENV}={impl.plugin_name}"
+                        f"({_origin(origins, first)}) and plugin {name!r} "
+                        f"({_origin(origins, name)}); uninstall one, or skip one with "
+                        f"{BLOCK_ENV}={first} or {BLOCK_ENV}={name}"
                     )
                 dist, ver = origins.get(impl.plugin_name, (impl.plugin_name, "unknown"))
                 spec.distribution, spec.distribution_version = dist, ver
@@ -206,7 +226,10 @@ class Registry:
             return self._games[name]
         except KeyError:
             known = ", ".join(self.names()) or "none"
-            raise UnknownGameError(f"unknown game {name!r}; registered games: {known}") from None
+            blocked = os.environ.get(BLOCK_ENV, "").strip()
+            note = f" ({BLOCK_ENV}={blocked} skips some plugins)" if blocked else ""
+            raise UnknownGameError(
+                f"unknown game {name!r}; registered games: {known}{note}") from None
 
     def card_sets(self, game: str) -> list[CardSet]:
         """Every card set the plugins provide for ``game``, sorted by name.
@@ -228,18 +251,21 @@ class Registry:
     def game_packages(self, game: str) -> list[str]:
         """The top-level packages that hold ``game``'s code, sorted: the package of the plugin
         that registered it (a module plugin's own package; an object plugin's class's) and that
-        of the game's setup function, when it is a plain function of a package outside the
-        standard library. ``tcgcore games`` counts the compiled modules among them.
+        of the module the game's setup function comes from (compiled or not), leaving out the
+        standard library and ``__main__``. ``tcgcore games`` counts the compiled modules among
+        them.
 
         Raises:
             UnknownGameError: if the game is not registered.
         """
         spec = self.game(game)
         plugin = self.pm.get_plugin(self._game_plugin[game])
-        named = [plugin.__name__ if isinstance(plugin, ModuleType)
-                 else getattr(type(plugin), "__module__", None),
-                 getattr(spec.setup, "__module__", None) if isinstance(spec.setup, FunctionType)
-                 else None]
+        named: list[object] = [plugin.__name__ if isinstance(plugin, ModuleType)
+                               else getattr(type(plugin), "__module__", None)]
+        try:  # a function, a compiled function, a partial ("functools": standard library) …
+            named.append(getattr(spec.setup, "__module__", None))
+        except Exception:  # an odd callable whose attribute lookup fails: nothing to add
+            pass
         tops = {n.partition(".")[0] for n in named if isinstance(n, str) and n}
         return sorted(t for t in tops if t not in sys.stdlib_module_names and t != "__main__")
 
@@ -279,6 +305,11 @@ def load_registry(
 
 
 _DEFAULT: list[Registry] = []
+
+
+def _is_default_registry(registry: Registry) -> bool:
+    """Whether ``registry`` is the cached default one (without building it)."""
+    return bool(_DEFAULT) and registry is _DEFAULT[0]
 
 
 def default_registry(*, refresh: bool = False) -> Registry:

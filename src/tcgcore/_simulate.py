@@ -20,7 +20,7 @@ import msgspec
 from ._agents import make_agent, play_out
 from ._errors import OptionsError
 from ._match import _create
-from ._plugins import Registry, default_registry
+from ._plugins import Registry, _is_default_registry, default_registry
 
 __all__ = ["GameOutcome", "SimulationReport", "simulate", "wilson_interval"]
 
@@ -258,9 +258,9 @@ def simulate(
         agents: agent names per seat (one name for every seat, or one per seat).
         workers: processes to use (1 runs in this process).
         registry: where to find the game. Only with ``workers=1`` (or the default
-            registry itself): worker processes load the installed plugins, so another
-            registry (blocked plugins, plugins registered in this process) is refused
-            with ``workers > 1`` rather than silently not used.
+            registry itself): worker processes use the default registry of installed
+            plugins, so another registry (blocked plugins, plugins registered in this
+            process) is refused with ``workers > 1`` rather than silently not used.
         progress: called as ``progress(done, total)`` after each chunk.
         keep_outcomes: keep every game's outcome in the report.
         keep_events: let the matches keep their event history (see
@@ -278,11 +278,11 @@ def simulate(
         raise OptionsError(f"games must be a positive int, got {games!r}")
     if type(workers) is not int or workers < 1:
         raise OptionsError(f"workers must be a positive int, got {workers!r}")
-    if workers > 1 and registry is not None and registry is not default_registry():
+    if workers > 1 and registry is not None and not _is_default_registry(registry):
         raise OptionsError(
-            "registry= works only with workers=1: worker processes load the installed "
-            "plugins (tcgcore.default_registry()), not this registry; play with workers=1, "
-            "or install the game's plugin so that its entry point registers it")
+            "registry= works only with workers=1: worker processes use the default registry "
+            "of installed plugins (tcgcore.default_registry()), not this one; play with "
+            "workers=1, or install the game's plugin so that its entry point registers it")
     opts = dict(options or {})
     reg = registry if registry is not None else default_registry()
     probe = _create(game, seed=seed % 2**64, players=players, registry=reg, logger=None,

@@ -139,10 +139,8 @@ def make_plugin_manager(
             try:
                 plugin = ep.load()
             except Exception as exc:
-                raise PluginError(
-                    f"tcgcore plugin {ep.name!r} ({ep.value}) failed to load: {exc} (to start "
-                    f"without it: {BLOCK_ENV}={ep.name}, or uninstall its distribution)"
-                ) from exc
+                raise PluginError(f"tcgcore plugin {ep.name!r} ({ep.value}) failed to load: "
+                                  f"{exc}{_skip_hint(ep.name)}") from exc
             pm.register(plugin, name=ep.name)
             dist = ep.dist
             origins[ep.name] = (dist.name, dist.version) if dist is not None else (ep.name, "unknown")
@@ -155,14 +153,15 @@ def make_plugin_manager(
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:  # a hook the spec does not know (a typo)
-        raise PluginError(f"{exc}{_skip_hint(getattr(exc, 'plugin', None), pm)}") from exc
+        culprit = getattr(exc, "plugin", None)
+        culprit_name = pm.get_name(culprit) if culprit is not None else None
+        raise PluginError(f"{exc}{_skip_hint(culprit_name) if culprit_name else ''}") from exc
     return pm, origins
 
 
-def _skip_hint(plugin: object, pm: pluggy.PluginManager) -> str:
+def _skip_hint(plugin: str) -> str:
     """The end of an error message about one plugin: how to start without it."""
-    name = pm.get_name(plugin) if plugin is not None else None
-    return f" (to start without it: {BLOCK_ENV}={name}, or uninstall it)" if name else ""
+    return f" (to start without it: {BLOCK_ENV}={plugin}, or uninstall it)"
 
 
 class Registry:
@@ -181,7 +180,7 @@ class Registry:
         self._game_plugin: dict[str, str] = {}
         for impl in self.pm.hook.tcgcore_games.get_hookimpls():
             name = impl.plugin_name
-            hint = f" (to start without it: {BLOCK_ENV}={name}, or uninstall it)"
+            hint = _skip_hint(name)
             try:
                 result = impl.function()
             except Exception as exc:

@@ -57,6 +57,13 @@ def _config() -> dict[str, Any]:
         "save_to_bytes_us": 12.5, "load_from_bytes_us": 145.0, "save_bytes": 5600,
         "view_us": 8.0, "replay_decisions_per_s": 15_000.0, "replay_decisions_per_cpu_s": 16_000.0,
         "deepcopy_us": 12_345.0, "pickle_roundtrip_us": 2_345.0, "clone_speedup_vs_deepcopy": 41.0,
+        "micro_rounds": {
+            name: {"best": best, "median": best * 1.1, "worst": best * 2.0, "rounds": 9}
+            for name, best in (("clone_us", 30.0), ("encode_msgpack_us", 10.0),
+                               ("decode_msgpack_us", 40.0), ("encode_json_us", 20.0),
+                               ("decode_json_us", 60.0), ("save_to_bytes_us", 12.5),
+                               ("load_from_bytes_us", 145.0), ("view_us", 8.0),
+                               ("deepcopy_us", 12_345.0), ("pickle_roundtrip_us", 2_345.0))},
         "flatness_pooled": {
             "games_played": 40, "games_pooled": 10, "min_decisions_pooled": 100, "longest": 300,
             "decisions_pooled": 2000, "first_tenth_us": 50.0, "last_tenth_us": 60.0,
@@ -99,7 +106,7 @@ def _old_results() -> dict[str, Any]:
     for key in ("decisions_per_cpu_s", "games_per_cpu_s", "others_and_steal_cores"):
         del rp[key]
     for key in ("replay_decisions_per_cpu_s", "save_to_bytes_us", "load_from_bytes_us",
-                "save_bytes", "flatness_pooled", "logging_off"):
+                "save_bytes", "flatness_pooled", "logging_off", "micro_rounds"):
         del cfg[key]
     return data
 
@@ -311,6 +318,26 @@ def test_render_names_the_state_codec_and_the_public_save(
     assert "60,000 → 60,512 (1,000 games; +512 KiB)" in text
     assert "orders of magnitude" in text
     assert "| 1.796× (1.70–1.90) |" in text
+
+
+def test_clone_and_codec_targets_show_the_median_round_beside_the_best(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = _render(_results(), tmp_path, capsys)
+    assert "| 30.0 µs (median of 9 rounds 33.0), 41× | yes |" in out
+    assert "10.0 / 40.0 µs (medians 11.0 / 44.0); public save" in out
+    _, out = _render(_old_results(), tmp_path, capsys)  # best of three loops: no rounds
+    assert "median of" not in out and "medians" not in out
+
+
+def test_micro_rounds_are_interleaved_and_summarised() -> None:
+    calls: list[str] = []
+    figures = run._micro_us({"a": (lambda: calls.append("a"), 0.0),
+                             "b": (lambda: calls.append("b"), 0.0)}, 4)
+    # a zero loop time sizes each loop at one call: one calibration call each, then the rounds
+    # alternate a, b, a, b … instead of timing every round of a before b
+    assert calls == ["a", "b"] + ["a", "b"] * 4
+    for f in figures.values():
+        assert f["rounds"] == 4 and 0 < f["best"] <= f["median"] <= f["worst"]
 
 
 def test_shown_figures_agree_with_the_verdicts(

@@ -137,7 +137,24 @@ def test_engine_and_game_spec_annotations_resolve_at_run_time() -> None:
     for fn in (tcgcore.Engine.__init__, tcgcore.GameSpec.handles, tcgcore.Engine.move,
                tcgcore.decided_by):
         assert typing.get_type_hints(fn)
-    for first in ("tcgcore._spec", "tcgcore._engine", "tcgcore._trigger_steps", "tcgcore.cli"):
+    # every public function and method, the agents' and the game definition's included
+    # (their annotations name the match, the agent protocol and the view)
+    unresolved = []
+    for name in tcgcore.__all__:
+        obj = getattr(tcgcore, name)
+        members = ([m.fget if isinstance(m, property) else getattr(m, "__func__", m)
+                    for m in vars(obj).values()
+                    if inspect.isfunction(m) or isinstance(m, (staticmethod, classmethod,
+                                                               property))]
+                   if inspect.isclass(obj) else [obj] if inspect.isfunction(obj) else [])
+        for fn in members:
+            try:
+                typing.get_type_hints(fn)
+            except NameError as error:
+                unresolved.append(f"{name}.{fn.__name__}: {error}")
+    assert unresolved == []
+    for first in ("tcgcore._spec", "tcgcore._engine", "tcgcore._trigger_steps", "tcgcore.cli",
+                  "tcgcore._agents", "tcgcore._views", "tcgcore._match"):
         done = subprocess.run([sys.executable, "-c", f"import {first}; import tcgcore"],
                               capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ._errors import OptionsError
 from ._model import Choice, Result
 from ._rng import Rng
-
-if TYPE_CHECKING:
-    from ._match import Match
-    from ._spec import GameSpec
 
 __all__ = ["Agent", "RandomAgent", "make_agent", "play_out"]
 
@@ -104,3 +100,9 @@ def play_out(
         choose(player, agents[player].decide(match, choice))
         count += 1
     return state.result
+
+
+# Imported last, at run time too, so that typing.get_type_hints resolves the annotations
+# above (the match and the game definition import this module's callers first).
+from ._match import Match  # noqa: E402
+from ._spec import GameSpec  # noqa: E402

@@ -8,17 +8,13 @@ spec's handlers is in ``_engine.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, TextIO, TypeAlias, TypeVar
+from typing import Any, Generic, TextIO, TypeAlias, TypeVar
 
 import msgspec
 
 from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
 from ._model import Event, GameState, Step, Trigger
-
-if TYPE_CHECKING:
-    from ._agents import Agent
-    from ._views import View
 
 __all__ = ["GameSpec", "Handler", "check_options"]
 
@@ -195,3 +191,9 @@ def check_options(options: Mapping[str, Any], allowed: Iterable[str], game: str)
             f"{game}: unknown option(s) {', '.join(unknown)}; "
             f"known: {', '.join(sorted(allowed_set)) or 'none'}"
         )
+
+
+# Imported last, at run time too, so that typing.get_type_hints resolves GameSpec's
+# annotations (both modules import this one).
+from ._agents import Agent  # noqa: E402
+from ._views import View  # noqa: E402

@@ -142,16 +142,16 @@ def test_engine_and_game_spec_annotations_resolve_at_run_time() -> None:
     unresolved = []
     for name in tcgcore.__all__:
         obj = getattr(tcgcore, name)
-        members = ([m.fget if isinstance(m, property) else getattr(m, "__func__", m)
+        members: list[Any] = ([m.fget if isinstance(m, property) else getattr(m, "__func__", m)
                     for m in vars(obj).values()
                     if inspect.isfunction(m) or isinstance(m, (staticmethod, classmethod,
                                                                property))]
                    if inspect.isclass(obj) else [obj] if inspect.isfunction(obj) else [])
-        for fn in members:
+        for member in members:
             try:
-                typing.get_type_hints(fn)
+                typing.get_type_hints(member)
             except NameError as error:
-                unresolved.append(f"{name}.{fn.__name__}: {error}")
+                unresolved.append(f"{name}.{member.__name__}: {error}")
     assert unresolved == []
     for first in ("tcgcore._spec", "tcgcore._engine", "tcgcore._trigger_steps", "tcgcore.cli",
                   "tcgcore._agents", "tcgcore._views", "tcgcore._match"):

@@ -65,6 +65,45 @@ def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Regi
         eng.move(10_000, "hand.0")
 
 
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"face_down": 1}, "face_down must be True, False or None, not 1"),
+    ({"face_down": "x"}, "face_down must be"),
+    ({"reveal": 1}, "reveal must be True or False, not 1"),
+    ({"reveal": None}, "reveal must be"),
+    ({"reset": "yes"}, "reset must be True, False or None"),
+    ({"controller": 7}, r"controller must be a seat \(0\.\.1\) or None, not 7"),
+    ({"controller": -1}, "controller must be a seat"),
+    ({"controller": True}, "controller must be a seat"),
+    ({"controller": "0"}, "controller must be a seat"),
+])
+def test_move_refuses_a_bad_facing_controller_or_flag(registry: tcgcore.Registry,
+                                                       kwargs: dict[str, Any],
+                                                       message: str) -> None:
+    """A plugin passing a wrong-typed facing or a seat that does not exist gets EngineError
+    and the match is unchanged (such a card used to reach the state and its save, which then
+    would not load)."""
+    m = _new(registry)
+    eng = m.engine
+    card = eng.zone("deck.0").cards[0]
+    before = m.state_bytes()
+    with pytest.raises(EngineError, match=message):
+        eng.move(card, "hand.0", **kwargs)
+    assert m.state_bytes() == before
+    eng.move(card, "hand.0", face_down=True, controller=1, reveal=True, reset=False)
+    assert m.state.cards[card].controller == 1 and m.state.cards[card].face_down
+
+
+@pytest.mark.parametrize("face_down", [1, None, "no"])
+def test_flip_refuses_a_facing_that_is_not_a_bool(registry: tcgcore.Registry,
+                                                 face_down: Any) -> None:
+    m = _new(registry)
+    card = m.engine.zone("deck.0").cards[0]
+    before = m.state_bytes()
+    with pytest.raises(EngineError, match="face_down must be True or False"):
+        m.engine.flip(card, face_down=face_down)
+    assert m.state_bytes() == before
+
+
 def test_zone_and_card_creation_errors(registry: tcgcore.Registry) -> None:
     eng = _new(registry).engine
     with pytest.raises(EngineError, match="already exists"):

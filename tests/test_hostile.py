@@ -261,3 +261,61 @@ def test_negative_card_ids_are_unknown_cards() -> None:
     with pytest.raises(tcgcore.EngineError, match="no card instance -1"):
         eng.move(-1, zone)
     assert m.state_bytes() == before
+
+
+def test_bad_simulate_arguments_are_options_errors(registry: tcgcore.Registry) -> None:
+    """simulate checks its seeds like new_match: every game's seed is a match seed, so no
+    seed wraps around 2**64 (a report used to name seeds new_match refuses)."""
+    for seed, games in ((-1, 3), (2**64 - 2, 3), (2**64, 1)):
+        with pytest.raises(tcgcore.OptionsError, match="2\\*\\*64"):
+            tcgcore.simulate("sparks", games=games, seed=seed, registry=registry)
+    for seed in ("1", True, 1.0):
+        with pytest.raises(tcgcore.OptionsError, match="seed must be an int"):
+            tcgcore.simulate("sparks", games=2, seed=seed, registry=registry)  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.OptionsError, match="options must be a dict"):
+        tcgcore.simulate("sparks", games=2, options=[1], registry=registry)  # type: ignore[arg-type]
+    last = tcgcore.simulate("sparks", games=2, seed=2**64 - 2, registry=registry)
+    assert last.games == 2
+    # a single agent name given as a str is one name, not a sequence of letters
+    assert tcgcore.simulate("sparks", games=2, agents="random", registry=registry).games == 2
+
+
+def test_bad_load_and_event_arguments_are_tcgcore_errors(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    with pytest.raises(tcgcore.OptionsError, match="int event number"):
+        m.events_since("0")  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.OptionsError, match="registry must be"):
+        Match.from_bytes(m.to_bytes(), registry="x")  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.StateDecodeError, match="not a tcgcore save"):
+        Match.from_json('{"format":1}\ud800', registry=registry)
+
+
+@pytest.mark.parametrize("where", ["seq", "event_count", "option"])
+def test_a_json_save_with_an_integer_beyond_msgpack_is_refused(registry: tcgcore.Registry,
+                                                               where: str) -> None:
+    """JSON has no integer range; a loaded match is cloned, saved and digested as msgpack
+    (-2**63 .. 2**64-1), so a bigger integer is refused at load instead of breaking later."""
+    m = _new(registry)
+    doc = msgspec.json.decode(m.to_json())
+    if where == "seq":
+        doc["state"]["pending"]["seq"] = 2**64
+    elif where == "event_count":
+        doc["state"]["event_count"] = 2**70
+    else:
+        doc["options"]["huge"] = -(2**63) - 1
+    with pytest.raises(tcgcore.StateDecodeError, match="out of range"):
+        Match.from_json(msgspec.json.encode(doc), registry=registry)
+
+
+def test_replay_verify_checks_the_recorded_result_and_format(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    record = m.replay()
+    assert m.result is not None and tcgcore.replay(record, registry=registry).result == m.result
+    forged = msgspec.structs.replace(record, result=tcgcore.Result(
+        winners=m.result.losers, losers=m.result.winners, reason="forged"))
+    with pytest.raises(tcgcore.ReplayDivergence, match="result"):
+        tcgcore.replay(forged, registry=registry)
+    tcgcore.replay(forged, registry=registry, verify=False)  # not verified: replays
+    with pytest.raises(tcgcore.FormatVersionError, match="format 99"):
+        tcgcore.replay(msgspec.structs.replace(record, format=99), registry=registry)

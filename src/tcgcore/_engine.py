@@ -538,9 +538,21 @@ class Engine(Generic[S]):
             could see the card before or after the move (or to all if revealed).
 
         Raises:
-            EngineError: unknown card or zone, full zone, taken slot.
+            EngineError: unknown card or zone, full zone, taken slot; ``face_down``,
+                ``reveal`` or ``reset`` not a bool (``None`` where allowed), ``controller``
+                not a seat. The match is unchanged then.
         """
         state = self.state
+        # the annotations promise these types; a plugin's bug must not reach a save
+        fd: object = face_down
+        ctl: object = controller
+        rv: object = reveal
+        rs: object = reset
+        if (fd is not None and type(fd) is not bool) or (
+                ctl is not None and (type(ctl) is not int
+                                     or not 0 <= controller < state.num_players)) or (  # type: ignore[operator]
+                type(rv) is not bool) or (rs is not None and type(rs) is not bool):
+            raise EngineError(_move_argument_problem(state, fd, ctl, rv, rs))
         zones = state.zones
         try:
             if card_id < 0:
@@ -651,8 +663,14 @@ class Engine(Generic[S]):
         Returns:
             The event; its identity is visible to the seats that could see the
             card before or after the flip (everybody, when revealed in a public zone).
+
+        Raises:
+            EngineError: unknown card, or ``face_down`` not a bool (the match is unchanged).
         """
         state = self.state
+        fd: object = face_down  # the annotation promises a bool; a plugin's bug must not reach a save
+        if type(fd) is not bool:
+            raise EngineError(f"flip: face_down must be True or False, not {fd!r}")
         card = self.card(card_id)
         zone = state.zones[card.zone]
         n = state.num_players
@@ -766,6 +784,20 @@ def _card_change_problem(state: GameState[Any], card_id: int, name: str,
         return "the id of a card cannot change"
     return (f"{name!r} is not a field of a card instance (fields: code, owner, controller, "
             "zone, face_down, exhausted, counters, attached_to)")
+
+
+def _move_argument_problem(state: GameState[Any], face_down: object, controller: object,
+                           reveal: object, reset: object) -> str:
+    """What is wrong with the facing, controller, reveal or reset given to
+    :meth:`Engine.move` (called only when something is)."""
+    if face_down is not None and type(face_down) is not bool:
+        return f"move: face_down must be True, False or None, not {face_down!r}"
+    if type(reveal) is not bool:
+        return f"move: reveal must be True or False, not {reveal!r}"
+    if reset is not None and type(reset) is not bool:
+        return f"move: reset must be True, False or None, not {reset!r}"
+    return (f"move: controller must be a seat (0..{state.num_players - 1}) or None, "
+            f"not {controller!r}")
 
 
 def _asked(state: GameState[Any]) -> bool:

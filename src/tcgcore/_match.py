@@ -364,11 +364,12 @@ class Match(Generic[S]):
         immutable records.
 
         Raises:
+            OptionsError: ``n`` is not an int.
             SeatError: ``player`` is not a seat, ``None`` or ``"all"``.
             EngineError: the match keeps no event history (``keep_events=False``).
         """
         if type(n) is not int:
-            raise TypeError(f"events_since needs an int event number, got {type(n).__name__}")
+            raise OptionsError(f"events_since needs an int event number, got {type(n).__name__}")
         if isinstance(player, str):
             if player != "all":
                 raise SeatError(f"player must be a seat, None or 'all', got {player!r}")
@@ -457,7 +458,8 @@ class Match(Generic[S]):
             GameMismatchError: another game than ``game``, or an incompatible
                 game version.
             UnknownGameError: the saved game is not installed.
-            OptionsError: ``keep_events`` is not a bool.
+            OptionsError: ``keep_events`` is not a bool, or ``registry`` not a
+                :class:`Registry`.
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise StateDecodeError(f"expected bytes, got {type(data).__name__}")
@@ -470,7 +472,10 @@ class Match(Generic[S]):
                   game: str | None = None, keep_events: bool = True) -> Match[Any]:
         """Load a match saved by :meth:`to_json`. Arguments and errors as :meth:`from_bytes`."""
         if isinstance(data, str):
-            data = data.encode()
+            try:
+                data = data.encode()
+            except UnicodeEncodeError as exc:  # a lone surrogate: no JSON text holds one
+                raise StateDecodeError(f"not a tcgcore save (JSON): {exc}") from None
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise StateDecodeError(f"expected bytes or str, got {type(data).__name__}")
         return cls._load(bytes(data), is_json=True, registry=registry, game=game,
@@ -481,6 +486,8 @@ class Match(Generic[S]):
               game: str | None, keep_events: bool) -> Match[Any]:
         if type(keep_events) is not bool:
             raise OptionsError(f"keep_events must be True or False, got {keep_events!r}")
+        if registry is not None and not isinstance(registry, Registry):
+            raise OptionsError(f"registry must be a tcgcore.Registry, got {type(registry).__name__}")
         reg = registry if registry is not None else default_registry()
         fmt = "JSON" if is_json else "msgpack"
         head = _read_head(data, is_json=is_json, what="match")
@@ -498,8 +505,16 @@ class Match(Generic[S]):
             codecs = spec.codecs
             state = (codecs.json_dec.decode(env.state) if is_json
                      else codecs.mp_dec.decode(env.state))
+            if is_json:
+                # JSON has no integer range; msgpack, which clones, saves and digests use,
+                # holds -2**63 .. 2**64 - 1: refuse now what would fail at the next save
+                codecs.mp_enc.encode(state)
+                msgspec.msgpack.encode((env.options, env.meta, env.decisions))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
             raise StateDecodeError(f"corrupt {head.game} save ({fmt}): {exc}") from None
+        except OverflowError as exc:
+            raise StateDecodeError(f"{head.game} save ({fmt}): an integer is out of range "
+                                   f"({exc})") from None
         _check_state(spec, state)
         if env.players != state.num_players or env.seed != state.seed:
             raise StateDecodeError(f"{spec.name} save: envelope and state disagree on seats or seed")
@@ -709,14 +724,18 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
     Raises:
         ReplayDivergence: with ``index`` set to the first decision that is not
             legal, or was made at a different kind of choice, or ``index=None``
-            when the final digest differs.
+            when the final digest, or the recorded result, differs (``verify``).
         GameMismatchError: the record is from an incompatible game version.
+        FormatVersionError: a record of a format this tcgcore does not read.
         OptionsError: ``keep_events`` is not a bool.
     """
     if type(keep_events) is not bool:
         raise OptionsError(f"keep_events must be True or False, got {keep_events!r}")
     if not isinstance(record, ReplayRecord):
         record = ReplayRecord.from_bytes(record)
+    elif not 1 <= record.format <= FORMAT_VERSION:  # bytes are checked as they are read
+        raise FormatVersionError(f"replay format {record.format} is not supported (this "
+                                 f"tcgcore reads {FORMAT_VERSION})")
     if verify and not record.digest:
         raise StateDecodeError("the replay record has no final digest to verify")
     reg = registry if registry is not None else default_registry()
@@ -753,6 +772,12 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
         raise ReplayDivergence(
             f"all {len(record.decisions)} decisions replayed but the final state differs "
             f"(digest {match.digest()} != {record.digest})",
+            index=None,
+        )
+    if verify and record.result != match.result:
+        raise ReplayDivergence(
+            f"all {len(record.decisions)} decisions replayed to the recorded state, but the "
+            f"record's result ({record.result}) is not the match's ({match.result})",
             index=None,
         )
     return match

@@ -11,7 +11,7 @@ import math
 import multiprocessing
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -192,7 +192,7 @@ def _run_chunk(args: tuple[str, int, list[int], int | None, dict[str, Any], list
     out = []
     for index in indices:
         # unless an agent reads them, keep no events (same games, less memory and time)
-        match = _create(game, seed=(seed + index) % 2**64, players=players, registry=registry,
+        match = _create(game, seed=seed + index, players=players, registry=registry,
                         logger=None, options=dict(options), keep_events=keep_events)
         spec = match.spec
         n = match.state.num_players
@@ -255,7 +255,8 @@ def simulate(
         seed: base seed; game ``i`` uses match seed ``seed + i``.
         players: seats (game default if ``None``).
         options: game options (rules variants, decks …).
-        agents: agent names per seat (one name for every seat, or one per seat).
+        agents: agent names per seat (one name for every seat, or one per seat; a
+            single ``str`` is one name).
         workers: processes to use (1 runs in this process).
         registry: where to find the game. Only with ``workers=1`` (or the default
             registry itself): worker processes use the default registry of installed
@@ -270,9 +271,10 @@ def simulate(
             such agents.
 
     Raises:
-        OptionsError: bad counts, ``keep_events`` not a bool, unknown agents or
-            options (checked on game 0 before any worker starts), or a registry
-            other than the default one with ``workers > 1``.
+        OptionsError: bad counts, a seed that is not an int or seeds outside
+            ``0..2**64-1``, ``options`` not a mapping, ``keep_events`` not a bool,
+            unknown agents or options (checked on game 0 before any worker starts), or
+            a registry other than the default one with ``workers > 1``.
     """
     if type(games) is not int or games < 1:
         raise OptionsError(f"games must be a positive int, got {games!r}")
@@ -283,12 +285,20 @@ def simulate(
             "registry= works only with workers=1: worker processes use the default registry "
             "of installed plugins (tcgcore.default_registry()), not this one; play with "
             "workers=1, or install the game's plugin so that its entry point registers it")
+    if type(seed) is not int:
+        raise OptionsError(f"seed must be an int, got {type(seed).__name__}")
+    if seed < 0 or seed + games - 1 >= 2**64:  # every game's seed is a match seed
+        raise OptionsError(f"the seeds {seed}..{seed + games - 1} of {games} games must lie "
+                           "in 0..2**64-1")
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionsError(f"options must be a dict of option names to values, got "
+                           f"{type(options).__name__}")
     opts = dict(options or {})
     reg = registry if registry is not None else default_registry()
-    probe = _create(game, seed=seed % 2**64, players=players, registry=reg, logger=None,
+    probe = _create(game, seed=seed, players=players, registry=reg, logger=None,
                     options=dict(opts), keep_events=keep_events)
     n = probe.state.num_players
-    names = list(agents) or ["random"]
+    names = [agents] if isinstance(agents, str) else list(agents) or ["random"]
     if len(names) not in (1, n):
         raise OptionsError(f"{game}: give one agent name or {n}, got {len(names)}")
     for name in set(names):

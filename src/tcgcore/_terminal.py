@@ -554,8 +554,13 @@ class TerminalUI:
             else:
                 try:
                     keys = parse_answer(choice, line)
+                except ValueError as exc:
+                    self._write(f"Not accepted: {exc}. Try again ('view' shows the options).")
+                    continue
+                try:
                     self.match.choose(seat, keys)
-                except (ValueError, IllegalChoice) as exc:
+                except IllegalChoice as exc:  # an error while the game runs an accepted
+                    # answer is the plugin's, not the player's: it is not asked again
                     self._write(f"Not accepted: {exc}. Try again ('view' shows the options).")
                     continue
                 return

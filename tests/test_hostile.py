@@ -269,9 +269,10 @@ def test_bad_simulate_arguments_are_options_errors(registry: tcgcore.Registry) -
     for seed, games in ((-1, 3), (2**64 - 2, 3), (2**64, 1)):
         with pytest.raises(tcgcore.OptionsError, match="2\\*\\*64"):
             tcgcore.simulate("sparks", games=games, seed=seed, registry=registry)
-    for seed in ("1", True, 1.0):
+    not_ints: list[Any] = ["1", True, 1.0]
+    for not_int in not_ints:
         with pytest.raises(tcgcore.OptionsError, match="seed must be an int"):
-            tcgcore.simulate("sparks", games=2, seed=seed, registry=registry)  # type: ignore[arg-type]
+            tcgcore.simulate("sparks", games=2, seed=not_int, registry=registry)
     with pytest.raises(tcgcore.OptionsError, match="options must be a dict"):
         tcgcore.simulate("sparks", games=2, options=[1], registry=registry)  # type: ignore[arg-type]
     last = tcgcore.simulate("sparks", games=2, seed=2**64 - 2, registry=registry)

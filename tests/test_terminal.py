@@ -213,6 +213,22 @@ def test_card_command_without_game_texts() -> None:
     assert _lookup_card(spec, view, "unknown thing") == "no card called 'unknown thing'"
 
 
+def test_card_command_reads_an_all_digit_word_as_a_code_when_no_visible_card_has_that_id(
+) -> None:
+    """Arkham's card codes are all digits ("01006"): a bare number is an instance id only
+    when the viewer sees a card with that id; ``#N`` is always an id."""
+    match = tcgcore.new_match("sparks", seed=3)
+    spec = copy.copy(match.spec)
+    spec.find_card = lambda word: "blaze" if word == "01006" else None
+    spec.card_text = lambda code: f"text of {code}"
+    view = match.view(0)
+    assert _lookup_card(spec, view, "01006") == "text of blaze"
+    assert _lookup_card(spec, view, "#01006") == "no card #1006 that you can see"
+    assert _lookup_card(spec, view, "99") == "no card #99 that you can see"
+    own = match.state.zones["hand.0"].cards[0]
+    assert _lookup_card(spec, view, str(own)) == f"text of {match.state.cards[own].code}"
+
+
 def test_end_of_input_returns_1_and_a_finished_match_returns_0(tmp_path: Path) -> None:
     match = tcgcore.new_match("sparks", seed=3)
     ui = TerminalUI(match, humans=[0], agents={1: tcgcore.RandomAgent(1)},

@@ -334,7 +334,9 @@ def omniscient_view(match: Match[Any]) -> View:
 
 
 def _lookup_card(spec: GameSpec[Any], view: View, name: str) -> str:
-    """Text for the ``card NAME`` command: by instance id (``#12``) on the board, or by name."""
+    """Text for the ``card NAME`` command: by instance id (``#12``) on the board, by name
+    or by code. A bare number is an instance id you can see, else a card code (Arkham's
+    codes are all digits: ``card 01006``)."""
     wanted = name.strip()
     if not wanted:
         return "usage: card NAME (a card's name or code, or #ID of a card on the board)"
@@ -345,9 +347,10 @@ def _lookup_card(spec: GameSpec[Any], view: View, name: str) -> str:
             for card in zone.cards:
                 if card is not None and card.id == cid and card.code is not None:
                     code = card.code
-        if code is None:
+        if code is None and (wanted.startswith("#") or spec.find_card is None
+                             or spec.find_card(wanted) is None):
             return f"no card #{cid} that you can see"
-    elif spec.find_card is not None:
+    if code is None and spec.find_card is not None:
         code = spec.find_card(wanted)
     if code is None:
         low = wanted.lower()

@@ -33,6 +33,19 @@ def test_a_leaky_view_is_caught(registry: tcgcore.Registry, monkeypatch: pytest.
         random_playout_check("sparks", seeds=[1], registry=registry)
 
 
+def test_a_view_naming_the_ids_of_hidden_cards_is_caught(
+        registry: tcgcore.Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Instance ids follow setup order, so ids of an opponent's hand cards give them away
+    (seen by a new user: an id panel passed the check, which reordered only the first
+    closed zone, a deck)."""
+    def leaky(state: sparks.SparksState, viewer: int | None) -> dict[str, Any]:
+        return {"opponent_ids": list(state.zones["hand.1" if viewer == 0 else "hand.0"].cards)}
+
+    monkeypatch.setattr(sparks.spec, "view_extra", leaky)
+    with pytest.raises(ConformanceError, match="order of hidden zone hand"):
+        random_playout_check("sparks", seeds=[1], registry=registry)
+
+
 def test_a_choice_accepting_garbage_is_caught(
     registry: tcgcore.Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:

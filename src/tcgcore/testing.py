@@ -114,9 +114,10 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
     """Check that ``player``'s view depends on nothing ``player`` may not know.
 
     Swaps the codes of two hidden cards with different codes, and the order of
-    two cards in a zone the player cannot look into, and requires the view to
-    stay byte-identical. Also checks that hidden cards carry no id and that
-    redacted events and the pending choice give nothing away.
+    two cards in every zone the player cannot look into (which also moves their
+    instance ids), and requires the view to stay byte-identical. Also checks that
+    hidden cards carry no id and that redacted events and the pending choice give
+    nothing away.
 
     Raises:
         ConformanceError: describing the leak.
@@ -161,22 +162,30 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
                 f"{match.game}: view of {player} changes when hidden cards {pair[0]} and "
                 f"{pair[1]} swap identities (it leaks hidden information)"
             )
-    # 2. order swap inside a zone the player cannot look into
-    for zone in state.zones.values():
-        closed = zone.visibility == "hidden" or (
-            zone.visibility == "owner" and (player is None or player != zone.owner))
-        real = [c for c in zone.cards if c != EMPTY_SLOT]
-        if closed and len(real) >= 2:
-            clone = match.clone()
-            cards = clone.state.zones[zone.id].cards
+    # 2. order swaps inside every zone the player cannot look into, all in one clone (a view
+    # built from the instance ids of hidden cards changes too: ids follow setup order);
+    # when the view changes, each zone alone says which one leaks
+    closed_zones = [zone.id for zone in state.zones.values()
+                    if (zone.visibility == "hidden" or (
+                        zone.visibility == "owner" and (player is None or player != zone.owner)))
+                    and sum(1 for c in zone.cards if c != EMPTY_SLOT) >= 2]
+
+    def swapped(zone_ids: list[str]) -> bytes:
+        clone = match.clone()
+        for zid in zone_ids:
+            cards = clone.state.zones[zid].cards
+            real = [c for c in cards if c != EMPTY_SLOT]
             i, j = cards.index(real[0]), cards.index(real[-1])
             cards[i], cards[j] = cards[j], cards[i]
-            if enc.encode(build_view(spec, clone.state, player)) != base:
-                raise ConformanceError(
-                    f"{match.game}: view of {player} changes when the order of hidden zone "
-                    f"{zone.id} changes"
-                )
-            break
+        return enc.encode(build_view(spec, clone.state, player))
+
+    if closed_zones and swapped(closed_zones) != base:
+        leaking = [zid for zid in closed_zones if swapped([zid]) != base]
+        raise ConformanceError(
+            f"{match.game}: view of {player} changes when the order of hidden zone "
+            f"{', '.join(leaking) or ' and '.join(closed_zones)} changes (it leaks hidden "
+            "information)"
+        )
     # 3. pending choice options refer only to cards the chooser may know
     choice: Choice | None = view.pending
     if choice is not None and player is not None:

@@ -259,3 +259,18 @@ def test_order_triggers_hides_cards_the_decider_cannot_see(registry: tcgcore.Reg
     labels = {o.key: (o.label, o.card) for o in choice.options}
     assert labels["t1.0"] == ("P1: an ability of a card you cannot see", None)
     assert labels["t1.1"] == ("P0: play Spark", mine)
+
+
+def test_a_state_field_without_a_default_is_refused_when_the_game_is_defined() -> None:
+    """The engine creates a state with the seats, the seed and the generator only: a field a
+    game adds without a default used to fail at new_match with a bare TypeError."""
+
+    class NoDefault(tcgcore.GameState[tcgcore.CoreStep]):
+        scores: list[int]
+
+    with pytest.raises(EngineError, match=r"NoDefault has none for scores \(for example"):
+        tcgcore.GameSpec(name="nodefault", version="1.0.0", state_type=NoDefault,
+                         setup=lambda eng, opts: None)
+    with pytest.raises(EngineError, match="subclass of tcgcore.GameState"):
+        tcgcore.GameSpec(name="notastate", version="1.0.0", state_type=dict,  # type: ignore[type-var]
+                         setup=lambda eng, opts: None)

@@ -8,7 +8,7 @@ spec's handlers is in ``_engine.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Generic, TextIO, TypeAlias, TypeVar
+from typing import Any, Final, Generic, TextIO, TypeAlias, TypeVar
 
 import msgspec
 
@@ -23,6 +23,10 @@ StepT = TypeVar("StepT", bound=Step)
 
 #: A step handler: ``handler(engine, step)``.
 Handler: TypeAlias = Callable[["Engine[Any]", Any], None]
+
+#: The fields :func:`tcgcore.new_match` gives a new state; every other field needs a default.
+_CREATED_WITH: Final = frozenset({"num_players", "seed", "rng"})
+
 
 class GameSpec(Generic[S]):
     """Everything the engine needs to run one game; a plugin returns it from
@@ -76,6 +80,11 @@ class GameSpec(Generic[S]):
         validate_state: ``validate(state) -> problem or None``, run on every
             loaded save after the core's own checks (unknown card codes and
             other game facts); a problem becomes a :class:`StateDecodeError`.
+
+    Raises:
+        EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
+            field it adds has no default (the engine creates the state with only the
+            seats, the seed and the generator).
     """
 
     def __init__(
@@ -108,6 +117,17 @@ class GameSpec(Generic[S]):
     ) -> None:
         self.name = name
         self.version = version
+        given: object = state_type  # the annotation promises a GameState type; check it
+        if not (isinstance(given, type) and issubclass(given, GameState)):
+            raise EngineError(f"{name}: state_type must be a subclass of tcgcore.GameState, "
+                              f"got {state_type!r}")
+        missing = [f.name for f in msgspec.structs.fields(state_type)
+                   if f.required and f.name not in _CREATED_WITH]
+        if missing:
+            raise EngineError(
+                f"{name}: every field a game adds to its state needs a default; "
+                f"{state_type.__name__} has none for {', '.join(missing)} (for example "
+                f"'{missing[0]}: int = 0' or '{missing[0]}: list[int] = []')")
         self.state_type = state_type
         self.setup = setup
         self.players = players

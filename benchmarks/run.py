@@ -1283,10 +1283,13 @@ def _parser() -> argparse.ArgumentParser:
                              "games or 5 s (flags given explicitly win)")
     parser.add_argument("--no-peers", action="store_true",
                         help="skip the peer engines (OpenSpiel, RLCard)")
-    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "latest.json"),
-                        help="where to write the results JSON (with --render-only: read it)")
-    parser.add_argument("--markdown", default=str(ROOT / "docs" / "performance.md"),
-                        help="where to write the Markdown report")
+    parser.add_argument("--out", default=None,
+                        help="where to write the results JSON (with --render-only: read it); "
+                             "default benchmarks/results/latest.json, or quick.json with --quick")
+    parser.add_argument("--markdown", default=None,
+                        help="where to write the Markdown report; default docs/performance.md, "
+                             "or benchmarks/results/quick.md with --quick (a quick look does not "
+                             "replace the recorded figures)")
     parser.add_argument("--baseline", default=None,
                         help="an earlier results JSON; adds a before/after table")
     parser.add_argument("--notes", default=str(ROOT / "benchmarks" / "notes.md"),
@@ -1308,6 +1311,12 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    results_dir = ROOT / "benchmarks" / "results"
+    if args.out is None:
+        args.out = str(results_dir / ("quick.json" if args.quick else "latest.json"))
+    if args.markdown is None:
+        args.markdown = str(results_dir / "quick.md" if args.quick
+                            else ROOT / "docs" / "performance.md")
     baseline: dict[str, Any] | None = None
     try:
         if args.baseline:

@@ -443,6 +443,19 @@ def test_explicit_sizes_win_over_quick(tmp_path: Path, monkeypatch: pytest.Monke
     assert "## Throughput" not in capsys.readouterr().out
 
 
+def test_a_quick_look_writes_beside_the_record(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --out/--markdown, --quick writes quick.json and quick.md under
+    benchmarks/results (ignored by git), never latest.json or docs/performance.md."""
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    (tmp_path / "docs").mkdir()
+    monkeypatch.setattr(run, "bench_config", lambda *a: {"skipped": "stub"})
+    assert run.main(["--quick", "--configs", "sparks", "--no-peers"]) == 0
+    written = sorted(str(f.relative_to(tmp_path)) for f in tmp_path.rglob("*") if f.is_file())
+    assert written == ["benchmarks/results/quick.json", "benchmarks/results/quick.md"]
+
+
 # ---- host speed, read on the peers (issue #8: ratios, not only absolute times)
 
 def test_host_speed_reads_the_peers_against_their_anchors() -> None:

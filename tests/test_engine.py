@@ -271,6 +271,6 @@ def test_a_state_field_without_a_default_is_refused_when_the_game_is_defined() -
     with pytest.raises(EngineError, match=r"NoDefault has none for scores \(for example"):
         tcgcore.GameSpec(name="nodefault", version="1.0.0", state_type=NoDefault,
                          setup=lambda eng, opts: None)
-    with pytest.raises(EngineError, match="subclass of tcgcore.GameState"):
+    with pytest.raises(EngineError, match=r"subclass of tcgcore\.GameState"):
         tcgcore.GameSpec(name="notastate", version="1.0.0", state_type=dict,  # type: ignore[type-var]
                          setup=lambda eng, opts: None)

@@ -222,7 +222,13 @@ class Match(Generic[S]):
 
     @property
     def pending(self) -> Choice | None:
-        """The choice the match waits for, or ``None`` when the match is over."""
+        """The choice the match waits for, or ``None`` when the match is over.
+
+        This is the match's own record (part of its state, so not copied on every read):
+        read it, never change it (reordering its options changes the match's digest). A
+        front end that wants to sort or edit options takes them from
+        ``match.view(seat).pending``, which is a copy.
+        """
         return self.state.pending
 
     @property
@@ -232,7 +238,12 @@ class Match(Generic[S]):
 
     @property
     def decisions(self) -> list[Decision]:
-        """Every decision answered since the match was created (a copy)."""
+        """Every decision answered since the match was created.
+
+        A new list, so appending to it or dropping from it leaves the match alone; the
+        :class:`Decision` records in it are the match's own (copying every record on each
+        read would make the read cost grow with the game): never change their ``keys``.
+        """
         return list(self._decisions)
 
     def choose(self, player: int, key_or_keys: str | Sequence[str]) -> None:

@@ -59,6 +59,7 @@ from .rules import (
     player_order,
     playing,
     printed,
+    register_aura,
     run_effects,
     shroud,
     spec,
@@ -884,6 +885,7 @@ def _put_asset(eng: Eng, seat: int, cid: int) -> None:
                 resume=SlotAnswer(seat=seat, card=cid))
         return
     eng.move(cid, Z_PLAY[seat], kind="entered_play")
+    register_aura(state, cid)  # Lita Chantler played from hand (A216.3)
     if d.uses is not None:
         eng.set_counter(cid, "uses", d.uses.count)  # A204.1
     eng.emit("asset_played", player=seat, card=cid, code=d.code)

@@ -278,7 +278,9 @@ def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
     else:
         places = [x for x in places if is_revealed(state, x) and can_enter(state, x)
                   and not enemies_at(state, x)]
-    if not places:
+    if not places:  # nowhere to go: you stay, and the enemies left here engage (A602.5)
+        eng.push(*(EngageCheck(enemy=x) for x in enemies_at(state, here)
+                   if not state.cards[x].zone.startswith("threat.")))
         return
     # Cat Burglar (``connecting``, not after an evasion) must move: no ``stay``
     must = e.code == "connecting" and e.target != "evade"

@@ -52,6 +52,7 @@ from .rules import (
     name_of,
     player_order,
     rebuild_adjacency,
+    register_aura,
     reveal_location,
     run_effects,
     shroud,
@@ -61,6 +62,7 @@ from .state import (
     AdvanceAgenda,
     AssetDiscardAnswer,
     AttacksOfOpportunity,
+    CheckDefeat,
     ChooseAnswer,
     ChooseEnemyAnswer,
     DamageEnemy,
@@ -285,8 +287,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
                 if _unique_blocked(state, dof(state, cid)):
                     break  # A911.1: a second copy of a unique title stays where it was
                 eng.move(cid, Z_PLAY[seat], kind="entered_play", controller=seat)
-                if dof(state, cid).bonus_here:
-                    state.auras.append(cid)
+                register_aura(state, cid)
                 break
     elif op == "reveal_location":
         loc = location_by_code(state, e.code)
@@ -314,6 +315,10 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "threat_area":
         if source >= 0 and state.cards[source].zone == "resolving":
             eng.move(source, Z_THREAT[seat], kind="threat_area")
+            bonus = dof(state, source).bonus
+            if "sanity" in bonus or "health" in bonus:
+                # Dreams of R'lyeh (A994.7): a lower sanity can defeat at once (A703.2)
+                eng.push(CheckDefeat(seat=seat))
     elif op == "attach_location":
         loc = state.inv[seat].location
         if source >= 0 and loc >= 0 and not any(

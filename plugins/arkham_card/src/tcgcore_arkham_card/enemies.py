@@ -54,6 +54,7 @@ from .rules import (
     prey_filter,
     seats_at,
     spec,
+    trigger_of_eliminated,
 )
 from .state import (
     AdvanceAct,
@@ -268,6 +269,7 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
             eng.move(cid, "removed", kind="removed")
     for cid in list(state.zones[Z_DISCARD[seat]].cards):
         eng.move(cid, "out", kind="removed")  # its discard pile leaves the game too
+    _drop_triggers_of(state, seat)
     remaining = player_order(state)
     if not remaining:
         resigned = any(i.status == "resigned" for i in state.inv)
@@ -304,6 +306,16 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
             eng.ask(nxt, "choose_lead", "Choose the new lead investigator",
                     [Option(key=f"inv:{s}", label=cdef(state, state.inv[s].code).name)
                      for s in remaining], resume=LeadAnswer())
+
+
+def _drop_triggers_of(state: ArkhamState, seat: int) -> None:
+    """A705.10: the eliminated investigator's abilities that were waiting to resolve (the
+    rest of an open trigger window, or collected in this step) are dropped, so nobody
+    asks the eliminated seat to use one. Runs once per elimination, over the stack."""
+    state.triggers = [t for t in state.triggers if not trigger_of_eliminated(state, t)]
+    for step in state.stack:
+        if isinstance(step, tcgcore.TriggerWindow) and step.triggers:
+            step.triggers[:] = [t for t in step.triggers if not trigger_of_eliminated(state, t)]
 
 
 @spec.handles(LeadAnswer)

@@ -435,6 +435,37 @@ def inv_sanity(state: ArkhamState, seat: int) -> int:
     return base
 
 
+def lethal(state: ArkhamState, seat: int) -> bool:
+    """Whether the investigator's damage reaches their health or their horror their
+    current sanity (A703): they are defeated, whatever is still waiting to resolve."""
+    inv = state.inv[seat]
+    return inv.damage >= inv_health(state, seat) or inv.horror >= inv_sanity(state, seat)
+
+
+def trigger_of_eliminated(state: ArkhamState, trig: Trigger) -> bool:
+    """Whether ``trig`` is an ability of an eliminated investigator (A705): their seat
+    is the trigger's player and its source is their investigator card or one of their
+    cards (now out of the game). Scenario and encounter cards' forced abilities that
+    merely name that seat are not theirs, and still resolve."""
+    seat = trig.player
+    if not 0 <= seat < len(state.inv) or not state.inv[seat].status:
+        return False
+    src = trig.source
+    if src is None or src == state.inv[seat].card:
+        return True
+    card = state.cards[src]
+    return card.zone in ("out", "removed") or (card.owner == seat and
+                                               is_player_card(printed(state, src)))
+
+
+def register_aura(state: ArkhamState, cid: int) -> None:
+    """List card ``cid`` in ``state.auras`` when it has a "while at your location"
+    bonus (Lita Chantler, A216.3); called by every route into a play area. The bonus
+    counts only while the card is in a play area, and leaving play unlists it."""
+    if dof(state, cid).bonus_here and cid not in state.auras:
+        state.auras.append(cid)
+
+
 def current_agenda(state: ArkhamState) -> int:
     cards = state.zones["agendas"].cards
     return cards[0] if cards else -1
@@ -715,7 +746,9 @@ def reveal_location(eng: Eng, loc: int) -> None:
 
 def enter_location(eng: Eng, seat: int, loc: int, *, reveal: bool = True) -> None:
     """Put an investigator at ``loc`` (engaged enemies come along, A603.1), reveal it,
-    emit ``entered`` (forced "after you enter" abilities) and check engagement (A602.1)."""
+    emit ``entered`` (forced "after you enter" abilities) and check engagement (A602.1)
+    at the new location and at the one left: ready enemies an effect disengaged there
+    (Elusive, Survival Instinct, On Wings of Darkness) engage who is still there."""
     state = eng.state
     inv = state.inv[seat]
     left = inv.location
@@ -724,6 +757,8 @@ def enter_location(eng: Eng, seat: int, loc: int, *, reveal: bool = True) -> Non
         for cid in list(state.zones[Z_AT[left]].cards):
             if "barricade" in dof(state, cid).keywords:
                 discard_card(eng, cid)
+            elif not state.cards[cid].exhausted and is_enemy(state, cid):
+                eng.push(EngageCheck(enemy=cid))  # A602.5 (runs after the new location's)
     if reveal:
         reveal_location(eng, loc)
     eng.emit("entered", player=seat, card=loc, code=state.cards[loc].code)
@@ -1799,7 +1834,10 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     elif kind == "harm_placed" and event.player is not None:
         seat = event.player
         data = event.data or {}
-        if not state.inv[seat].status:
+        # A703.3: an investigator whose damage or horror now reaches the limit is defeated
+        # at once; none of their "after you take damage/horror" abilities resolve (their
+        # CheckDefeat runs next). Psychosis and Hypochondria feed each other until then.
+        if not state.inv[seat].status and not lethal(state, seat):
             hits: list[str] = []  # plain: no comprehension call
             if int(data.get("damage", 0) or 0) > 0:
                 hits.append("damage")
@@ -1960,6 +1998,8 @@ def _hand_plays(state: ArkhamState, seat: int, when: str, suffix: str) -> list[T
 def resolve(eng: Eng, trigger: Trigger) -> None:
     """Carry out one forced ability or reaction."""
     state = eng.state
+    if trigger_of_eliminated(state, trigger):
+        return  # A705.10: an eliminated investigator's abilities no longer resolve
     src = trigger.source if trigger.source is not None else -1
     if _devourer_rules.resolve(eng, trigger):
         pass

@@ -26,6 +26,7 @@ from .rules import (
     enter_location,
     player_order,
     rebuild_adjacency,
+    register_aura,
     reveal_location,
     spec,
 )
@@ -278,6 +279,11 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
     invs = options.get("investigators", default_invs)
     if not isinstance(invs, list) or len(invs) != n:
         raise tcgcore.OptionsError(f"{GAME}: option 'investigators' must list {n} codes")
+    for s, code in enumerate(invs):
+        if not isinstance(code, str):
+            raise tcgcore.OptionsError(f"{GAME}: option 'investigators': entry {s} must be an "
+                                       "investigator card code (a string such as "
+                                       f"'01001'), got {code!r}")
     if imported and [str(i) for i in invs] != default_invs:
         raise tcgcore.OptionsError(f"{GAME}: option 'investigators' disagrees with the "
                                    "investigators of the decks in option 'decks'")
@@ -603,6 +609,7 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
                 _check_tokens_left(k, int(spec_a.get(k, 0)), limit,
                                    f"investigators[{s}].assets", ad.code, "A205.2")
             acard = eng.add_card(ad.code, s, f"play.{s}")
+            register_aura(state, acard.id)  # Lita Chantler as a builder asset (A216.3)
             if ad.uses is not None:
                 eng.set_counter(acard.id, "uses", int(spec_a.get("uses", ad.uses.count)))
             for k in ("damage", "horror", "doom"):

@@ -343,9 +343,35 @@ def test_102_8_brood_hive() -> None:
 
 
 def test_102_9_key_of_light() -> None:
-    """102.9: the attacking player draws two cards."""
-    m = _trigger("t_potion_monster")
-    assert len(ids(m, "hand.0")) == 2
+    """102.9, 101.3, 101.5, 016.4: the attacking player draws two cards. The revealed potion
+    is not one of them: it stays revealed on top of the deck while the trigger resolves and
+    then goes to the hand, so the two cards drawn are the ones under it. (This test used to
+    assert a hand of 2, which was the bug: the draw took the revealed potion as its first
+    card.)"""
+    m = battle(player(deck=["t_potion_monster", "seer_b8", "seer_b9", "seer_b7"]), hunter())
+    wait_for(m, m.state.rb[0])
+    pick(m, f"attack:{m.state.rb[1]}")
+    while m.pending is not None and m.pending.kind in ("support", "intercept", "quick_event"):
+        pick(m, "pass" if m.pending.kind == "quick_event" else [])
+    assert sorted(codes(m, "hand.0")) == ["seer_b8", "seer_b9", "t_potion_monster"]
+    assert codes(m, "deck.0") == ["seer_b7"]
+    kinds = [(e.kind, m.state.cards[e.card].code) for e in m.events_since(0)
+             if e.kind in ("drawn", "checked_to_hand") and e.card is not None]
+    assert kinds == [("drawn", "seer_b8"), ("drawn", "seer_b9"),
+                     ("checked_to_hand", "t_potion_monster")]  # trigger first (101.3)
+
+
+def test_102_9_key_of_light_deck_out() -> None:
+    """102.9, 133.1: with only one card under the revealed potion, the second draw finds no
+    card to draw (the revealed card is not drawable), and the attacking player loses."""
+    m = battle(player(deck=["t_potion_monster", "seer_b8"]), hunter())
+    wait_for(m, m.state.rb[0])
+    pick(m, f"attack:{m.state.rb[1]}")
+    while m.pending is not None and m.pending.kind in ("support", "intercept", "quick_event"):
+        pick(m, "pass" if m.pending.kind == "quick_event" else [])
+    assert m.result is not None and m.result.losers == [0]
+    assert m.result.reason == "deck_out"
+    assert "seer_b8" in codes(m, "hand.0")
 
 
 def test_104_1_digestion() -> None:
@@ -362,6 +388,25 @@ def test_104_1_digestion() -> None:
     assert strength(m.engine, find(m, "seer_b9")) == 300
     m = _trigger("seer_b8", p0, characteristic_on_unit="active")
     assert strength(m.engine, find(m, "seer_b9")) == 400
+
+
+def test_022_2_characteristic_on_unit_active_gives_agility_too() -> None:
+    """022.2 (option ``characteristic_on_unit``), 093.2, 093.3: with ``active`` a unit uses its
+    whole characteristic ability, agility as well as strength, so Magician (seer_b7: agility
+    4, characteristic +100 strength and +1 agility) ties Miracle Invoker (seer_b2: agility 5)
+    and goes first as the first player's unit; with ``inactive`` neither bonus applies."""
+    from tcgcore_guimi_revival.rules import agility
+
+    desc = game(player(units=["seer_b7", "", "", ""]),
+                player("rb_hunter", units=["seer_b2", "", "", ""]), phase="battle")
+    for option, strong, agile, first in (("inactive", 500, 4, "seer_b2"),
+                                         ("active", 600, 5, "seer_b7")):
+        m = build(desc, characteristic_on_unit=option)
+        unit = find(m, "seer_b7")
+        assert (strength(m.engine, unit), agility(m.engine, unit)) == (strong, agile), option
+        until(m, "attack")
+        order = [m.state.cards[c].code for c in m.state.attack_order]
+        assert order[:2] == [first, ({"seer_b2", "seer_b7"} - {first}).pop()], option
 
 
 def test_112_4_mad_rb_attacks_but_cannot_intercept() -> None:

@@ -103,14 +103,17 @@ def _invariants(m: tcgcore.Match) -> None:  # type: ignore[type-arg]
                    for c in st.zones[f"units.{p}"].cards if c != tcgcore.EMPTY_SLOT)
     for card in st.cards:
         assert card.id in st.zones[card.zone].cards
+        if card.face_down and st.round > 0:  # 031.5: public zones and the field are face up
+            assert not card.zone.startswith(("underworld.", "astral.", "units.", "revival.")), \
+                card
 
 
 @pytest.mark.parametrize("options", [{}, {"defeat_condition": "death",
                                           "threshold_checks": "while_at_or_above",
                                           "untap_scope": "all"}])
 def test_state_invariants_hold_in_random_games(options: dict[str, str]) -> None:
-    """Zone limits and RB bookkeeping stay consistent after every decision (034.1, 113.2,
-    089.4)."""
+    """Zone limits, facing and RB bookkeeping stay consistent after every decision (034.1,
+    031.5, 113.2, 089.4)."""
     for seed in range(15):
         m = new_match(seed, **options)
         agents = [tcgcore.RandomAgent(seed), tcgcore.RandomAgent(seed + 99)]

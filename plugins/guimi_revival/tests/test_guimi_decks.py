@@ -52,6 +52,35 @@ def test_041_2_main_deck_size() -> None:
     assert any("041.1" in p for p in _problems(_deck(main=main)))
 
 
+@pytest.mark.parametrize("count", [10**18, 99999999999999999999, 43, -1])
+def test_041_1_impossible_count_refused_before_expansion(count: int) -> None:
+    """041.1: no main deck holds more than 42 copies of a card (or fewer than none), so a
+    count outside 0..42 is refused with a DeckError naming the card and the count, before the
+    list is expanded (a count of 10**18 must not be turned into a list), through every door:
+    parse_deck, new_match (with or without ``deck_check``), deck_problems on a DeckList built
+    directly, and ``tcgcore deck check``'s check_deck_text."""
+    from tcgcore_guimi_revival.decks import check_deck_text
+    from tcgcore_guimi_revival.testing import new_match
+
+    raw = {"revival": "rb_seer", "main": {"seer_b8": 2, "seer_b9": count}, "extra": []}
+    with pytest.raises(tcgcore.DeckError) as err:
+        parse_deck(raw)
+    assert err.value.problems == [
+        f"main deck card 'seer_b9': count {count} is impossible (a main deck holds 42 cards, "
+        "041.1; a count is 0 to 42)"]
+    for check in (True, False):
+        with pytest.raises(tcgcore.DeckError, match=f"seer_b9.*{count}"):
+            new_match(0, decks=[raw, "seer"], deck_check=check)
+    direct = DeckList(revival="rb_seer", main={"seer_b9": count})
+    assert deck_problems(direct, POOL) == err.value.problems
+    with pytest.raises(tcgcore.DeckError):
+        direct.main_codes()
+    text = f'revival = "rb_seer"\nextra = []\n[main]\nseer_b9 = {count}\n'
+    assert check_deck_text(text, "x.toml") == err.value.problems
+    # the largest possible count is still only a deck-building problem, and plays unchecked
+    assert len(parse_deck({**raw, "main": {"seer_b9": 42}}).main_codes()) == 42
+
+
 def test_041_2_extra_deck_size_and_option() -> None:
     """041.2: exactly 7 extra cards by default; ``extra_deck_size = up_to_7`` allows fewer."""
     short = _deck(extra=_deck()["extra"][:5])

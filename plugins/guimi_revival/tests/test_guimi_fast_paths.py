@@ -157,12 +157,15 @@ def ref_strength(eng: Eng, cid: int) -> int:
 def ref_agility(eng: Eng, cid: int) -> int:
     state = eng.state
     p = state.cards[cid].controller
-    value = _d(eng, cid).agility
+    d = _d(eng, cid)
+    value = d.agility
     if cid == state.rb[p]:
         for sc in state.zones[f"stack.{p}"].cards:
             ch = _d(eng, sc).characteristic
             if not state.cards[sc].face_down and ch is not None:
                 value += ch.agility
+    elif state.options.characteristic_on_unit == "active" and d.characteristic is not None:
+        value += d.characteristic.agility  # 022.2: the whole characteristic, as strength
     return value
 
 

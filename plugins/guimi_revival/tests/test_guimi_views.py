@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tcgcore_guimi_revival.testing import build, find, game, new_match, pick, player
+from tcgcore_guimi_revival.state import GuimiState
+from tcgcore_guimi_revival.testing import build, find, game, ids, new_match, pick, player
 
+import tcgcore
 from tcgcore.testing import assert_illegal_choices_atomic, assert_view_hides
 
 POOL = str(Path(__file__).parent / "data" / "test_pool.toml")
@@ -31,6 +33,50 @@ def test_031_3_hidden_zones_and_face_down_cards() -> None:
     assert [c.code for c in own["spirit.0"].cards if c] == ["ev_ward"]
     assert [c.code for c in own["hand.0"].cards if c] == ["seer_b9"]
     assert_view_hides(m, 0)
+
+
+def _seen_by(m: tcgcore.Match[GuimiState], seat: int, zone: str) -> list[str | None]:
+    """The codes ``seat``'s view shows in ``zone`` (None: a hidden card)."""
+    view = {z.id: z for z in m.view(seat).zones}[zone]
+    return [c.code for c in view.cards if c is not None]
+
+
+def test_031_3_healed_card_is_face_up_in_the_underworld_and_when_recurred() -> None:
+    """031.5, 031.3, 036.1, 073.1, 016.1, 102.3: a face-down status card healed into the public
+    Underworld is put there face up, and both players see it (the opponent too; the damage
+    check had revealed it already); returned from there to a unit slot (a recursion
+    placement, as 102.3) it enters face up and tapped, never face down. (Before the fix it
+    stayed face down in both zones.)"""
+    m = build(game(player(sequence=4, status=[{"code": "marauder_b8", "face_down": True}],
+                          hand=["seer_b3"]), player("rb_hunter"), phase="main"))
+    rb = m.state.rb[0]
+    pick(m, f"ignite:{rb}:0", "main_action")  # Klein's 【起】: heal 1
+    card = find(m, "marauder_b8")
+    assert m.state.cards[card].zone == "underworld.0" and not m.state.cards[card].face_down
+    assert _seen_by(m, 1, "underworld.0") == ["marauder_b8"]
+    healed = [e for e in m.events_since(0, player=1) if e.kind == "healed"]
+    assert [e.code for e in healed] == ["marauder_b8"]
+    pick(m, f"play:{find(m, 'seer_b3')}:0", "main_action")  # on play: recur
+    pick(m, f"card:{card}:1", "effect_target")
+    c = m.state.cards[card]
+    assert c.zone == "units.0" and not c.face_down and c.exhausted
+    assert _seen_by(m, 1, "units.0") == ["seer_b3", "marauder_b8"]
+    assert_view_hides(m, 1)
+
+
+def test_031_3_revival_moves_status_cards_face_up() -> None:
+    """031.5, 031.3, 036.1, 114.1: a revival effect's status cards go to the Underworld face up,
+    face-down ones included, and the RB returns face up."""
+    p0 = player(dead=True, hand=["ev_return"],
+                status=[{"code": "seer_b7", "face_down": True}, "seer_b9",
+                        {"code": "seer_b8", "face_down": True}, "marauder_b9"])
+    m = build(game(p0), pool=POOL)
+    pick(m, f"event:{find(m, 'ev_return')}:up")
+    moved = [c for c in ids(m, "underworld.0") if m.state.cards[c].code != "ev_return"]
+    assert len(moved) == 3 and not any(m.state.cards[c].face_down for c in moved)
+    assert None not in _seen_by(m, 1, "underworld.0")
+    rb = m.state.cards[m.state.rb[0]]
+    assert rb.zone == "revival.0" and not rb.face_down
 
 
 def test_events_are_redacted() -> None:

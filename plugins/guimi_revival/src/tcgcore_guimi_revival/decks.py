@@ -10,7 +10,7 @@ import json
 import tomllib
 from collections import Counter
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -18,6 +18,10 @@ import tcgcore
 
 from .cards import DATA_DIR, CardPool
 from .options import RulesOptions
+
+#: cards in a main deck (041.1); also the most copies of one card a deck list may name, legal
+#: or not (checked before the list is expanded, so a huge count cannot exhaust memory)
+MAIN_DECK_SIZE: Final = 42
 
 EXTRA_KINDS = ("god", "uniqueness", "source", "grade0_sealed_artifact", "blasphemy_slate",
                "blasphemy_card")
@@ -33,33 +37,62 @@ class DeckList(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     description: str = ""
 
     def main_codes(self) -> list[str]:
-        """The main deck as a flat list of codes, in list order."""
+        """The main deck as a flat list of codes, in list order.
+
+        Raises:
+            tcgcore.DeckError: a count outside 0..42 (see :func:`count_problems`), before
+                anything proportional to it is built.
+        """
         if isinstance(self.main, list):
             return list(self.main)
+        problems = count_problems(self)
+        if problems:
+            raise tcgcore.DeckError("deck: impossible card count", problems)
         return [code for code, n in self.main.items() for _ in range(n)]
+
+
+def count_problems(deck: DeckList) -> list[str]:
+    """The main-deck counts of ``deck`` that no deck can have: below 0 or above 42, the size
+    of a main deck (041.1). Such a count is refused whether or not the deck is checked against
+    the deck-building rules, and before the list is expanded."""
+    if isinstance(deck.main, list):
+        return []
+    return [f"main deck card {code!r}: count {n} is impossible (a main deck holds "
+            f"{MAIN_DECK_SIZE} cards, 041.1; a count is 0 to {MAIN_DECK_SIZE})"
+            for code, n in deck.main.items() if not 0 <= n <= MAIN_DECK_SIZE]
 
 
 def parse_deck(raw: Any, where: str = "deck") -> DeckList:
     """Convert a deck description.
 
     Raises:
-        tcgcore.DeckError: wrong shape (one problem naming the field).
+        tcgcore.DeckError: wrong shape (one problem naming the field), or a main-deck count
+            outside 0..42 (one problem per such card, naming it and the count).
     """
     try:
-        return msgspec.convert(raw, DeckList)
+        deck = msgspec.convert(raw, DeckList)
     except msgspec.ValidationError as exc:
         msg, sep, at = str(exc).rpartition(" - at `$")
         text = f"{at.rstrip('`').lstrip('.')}: {msg[:1].lower()}{msg[1:]}" if sep else \
             f"{str(exc)[:1].lower()}{str(exc)[1:]}"
         raise tcgcore.DeckError(f"{where}: not a deck list",
                                 [f"not a deck list: {text}"]) from None
+    problems = count_problems(deck)
+    if problems:
+        raise tcgcore.DeckError(f"{where}: impossible card count", problems)
+    return deck
 
 
 def deck_problems(deck: DeckList, pool: CardPool,
                   opts: RulesOptions | None = None) -> list[str]:
-    """Every deck-construction violation (041-043), each naming the card and the rule."""
+    """Every deck-construction violation (041-043), each naming the card and the rule.
+
+    A main-deck count outside 0..42 (:func:`count_problems`) is reported alone: the other
+    checks need the expanded main deck, which is not built for such a count."""
     o = opts or RulesOptions()
-    problems: list[str] = []
+    problems = count_problems(deck)
+    if problems:
+        return problems
     main = deck.main_codes()
     rb = pool.cards.get(deck.revival)
     if rb is None:

@@ -336,15 +336,21 @@ def controlled(eng: Eng, p: int) -> list[int]:
     return out
 
 
-def draw(eng: Eng, p: int, n: int = 1) -> None:
-    """Draw ``n`` cards; drawing from an empty deck is a loss (133.1)."""
+def draw(eng: Eng, p: int, n: int = 1, *, below: int = -1) -> None:
+    """Draw ``n`` cards; drawing from an empty deck is a loss (133.1).
+
+    ``below``: a revealed card on top of the deck that is not to be drawn (the attack check's
+    card during its Source trigger, 101.3, 101.5, 102.9); the cards under it are drawn, and a
+    deck holding only that card counts as empty.
+    """
     zones = eng.state.zones
     for _ in range(n):
         deck = zones[_DECK[p]].cards
-        if not deck:
+        i = 1 if below >= 0 and deck and deck[0] == below else 0
+        if len(deck) <= i:
             lose(eng, p, "deck_out")
             return
-        eng.move(deck[0], _HAND[p], kind="drawn")
+        eng.move(deck[i], _HAND[p], kind="drawn")
 
 
 def reveal_top(eng: Eng, p: int, why: str) -> int | None:
@@ -447,18 +453,22 @@ def strength(eng: Eng, cid: int) -> int:
 
 
 def agility(eng: Eng, cid: int) -> int:
-    """Current agility of a character (an RB adds its digested characteristics)."""
+    """Current agility of a character (an RB adds its digested characteristics, 104.3; a unit
+    its own characteristic with ``characteristic_on_unit = active``, 022.2)."""
     state = eng.state
     cards = state.cards
     card = cards[cid]
     info = card_infos(state)
-    value = info[card.code].agility
+    i = info[card.code]
+    value = i.agility
     p = card.controller
     if cid == state.rb[p]:
         for sc in state.zones[_STACK[p]].cards:
             c = cards[sc]
             if not c.face_down:
                 value += info[c.code].ch_agility
+    elif state.options.characteristic_on_unit == "active":
+        value += i.ch_agility
     return value
 
 
@@ -482,7 +492,7 @@ def die(eng: Eng, p: int) -> None:
     if state.dead[p] or not rb_on_field(eng, p):
         return
     state.dead[p] = True
-    eng.move(state.rb[p], z("underworld", p), kind="died")
+    eng.move(state.rb[p], z("underworld", p), face_down=False, kind="died")  # 031.5
     if state.options.defeat_condition == "death":
         lose(eng, p, "death")
 
@@ -835,7 +845,7 @@ def begin_ascension(eng: Eng, p: int) -> None:
     """The RB slumbers in the Astral World (089.4)."""
     state = eng.state
     state.ascend_round[p] = state.round
-    eng.move(state.rb[p], z("astral", p), kind="slumber")
+    eng.move(state.rb[p], z("astral", p), face_down=False, kind="slumber")  # 031.5
     eng.emit("ascension_began", player=p, amount=state.round)
 
 
@@ -1262,7 +1272,7 @@ def _finish_event(eng: Eng, step: FinishEvent) -> None:
     if card.zone != z("spirit", step.player) or card.face_down:
         return
     if cdef(eng, step.card).event_kind != "continuous":  # 074.4
-        eng.move(step.card, z("underworld", card.owner), kind="resolved")
+        eng.move(step.card, z("underworld", card.owner), face_down=False, kind="resolved")
 
 
 @on(FinishExtra)
@@ -1276,7 +1286,7 @@ def _finish_extra(eng: Eng, step: FinishExtra) -> None:
     if dest == "hand":
         eng.move(step.card, z("hand", card.owner), kind="to_hand")
     elif dest == "underworld":
-        eng.move(step.card, z("underworld", card.owner), kind="resolved")
+        eng.move(step.card, z("underworld", card.owner), face_down=False, kind="resolved")
 
 
 # ----------------------------------------------------------------------------- quick events
@@ -1429,8 +1439,8 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
         draw(eng, p, n)
     elif op == "heal":
         status = [c for c in cards_in(eng, "status", p) if state.cards[c].face_down]
-        for cid in status[:n]:
-            eng.move(cid, z("underworld", p), kind="healed")
+        for cid in status[:n]:  # the public Underworld takes cards face up (031.5)
+            eng.move(cid, z("underworld", p), face_down=False, kind="healed")
     elif op == "corrupt":
         receive_corruption(eng, o, n, damage_step=False)
     elif op == "madden":
@@ -1440,12 +1450,12 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
             eng.update_card(cid, exhausted=False)
     elif op == "revive":  # 114
         if state.dead[p]:
-            for cid in cards_in(eng, "status", p)[:n]:
-                eng.move(cid, z("underworld", p), kind="healed")
+            for cid in cards_in(eng, "status", p)[:n]:  # face up (031.5)
+                eng.move(cid, z("underworld", p), face_down=False, kind="healed")
             state.dead[p] = False
             if state.options.dead_corruption_count == "per_death":
                 state.dead_corruption[p] = 0
-            eng.move(state.rb[p], z("revival", p), kind="revived")
+            eng.move(state.rb[p], z("revival", p), face_down=False, kind="revived")
     elif op == "recur":
         _ask_recur(eng, p, step.source)
     elif op == "digest":  # as 104.1, outside an attack
@@ -1531,7 +1541,7 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
     cid = int(parts[1])
     card = state.cards[cid]
     if op == "destroy_unit":
-        eng.move(cid, z("underworld", card.owner), kind="destroyed")
+        eng.move(cid, z("underworld", card.owner), face_down=False, kind="destroyed")
     elif op == "bounce":
         eng.move(cid, z("hand", card.owner), kind="bounced")
     elif op == "tap_unit":
@@ -1550,12 +1560,13 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
         eng.add_counter(cid, "bp_str", step.amount)
     elif op == "weaken":
         eng.add_counter(cid, "bp_weak", step.amount)
-    elif op in ("destroy_item", "destroy_event"):
-        eng.move(cid, z("underworld", card.owner), kind="destroyed")
+    elif op in ("destroy_item", "destroy_event"):  # face up into the Underworld (031.5)
+        eng.move(cid, z("underworld", card.owner), face_down=False, kind="destroyed")
     elif op == "spirit_to_hand":
         eng.move(cid, z("hand", p), kind="to_hand")
     elif op == "recur":
-        eng.move(cid, z("units", p), slot=int(parts[2]), kind="recurred")
+        # into a slot face up (031.5, 073.1; 102.3 says tapped, not face down)
+        eng.move(cid, z("units", p), slot=int(parts[2]), face_down=False, kind="recurred")
         eng.update_card(cid, exhausted=True)  # the moved instance, not ``card``
     else:
         _apply_source_choice(eng, p, op, cid)
@@ -1593,11 +1604,13 @@ def _by_order(eng: Eng, ids: list[int]) -> list[int]:
     info = card_infos(state)
     first = state.first
     rbs = state.rb
+    unit_ch = state.options.characteristic_on_unit == "active"  # 022.2
     keys: dict[int, tuple[int, int, int, int]] = {}
     for cid in ids:
         card = cards[cid]
         p = card.controller
-        agi = info[card.code].agility
+        i = info[card.code]
+        agi = i.agility
         if cid == rbs[p]:
             for sc in zones[_STACK[p]].cards:
                 c = cards[sc]
@@ -1605,6 +1618,8 @@ def _by_order(eng: Eng, ids: list[int]) -> list[int]:
                     agi += info[c.code].ch_agility
             keys[cid] = (-agi, 0 if p == first else 1, 0, -1)
         else:
+            if unit_ch:
+                agi += i.ch_agility
             zone = card.zone
             slot = zones[zone].cards.index(cid) if zone.startswith("units.") else -1
             keys[cid] = (-agi, 0 if p == first else 1, 1, slot)
@@ -1831,7 +1846,7 @@ def _attack_check(eng: Eng, step: AttackCheck) -> None:
     if d.is_potion and d.pathway is not None:  # 101.3
         src = load_pathways().source_of(d.pathway)
         eng.emit("source_trigger", player=p, data={"source": src})
-        eng.push(SourceTrigger(player=p, source=src), after)
+        eng.push(SourceTrigger(player=p, source=src, checked=top), after)
     else:
         eng.push(after)
 
@@ -1871,8 +1886,8 @@ def _source_trigger(eng: Eng, step: SourceTrigger) -> None:
     elif src == "tenebrous_world":  # 102.7
         state.bp_minus[o] += 100
         return
-    elif src == "key_of_light":  # 102.9
-        draw(eng, p, 2)
+    elif src == "key_of_light":  # 102.9: two cards, not counting the revealed one (101.5)
+        draw(eng, p, 2, below=step.checked)
         return
     if ids:
         eng.ask(p, "source_trigger", f"Source trigger {src}: choose a card",
@@ -1963,7 +1978,8 @@ def _damage_step(eng: Eng, step: DamageStep) -> None:
         if h.target not in units_hit and state.cards[h.target].zone.startswith("units."):
             units_hit.append(h.target)
     for cid in units_hit:
-        eng.move(cid, z("underworld", state.cards[cid].owner), kind="destroyed")
+        eng.move(cid, z("underworld", state.cards[cid].owner), face_down=False,
+                 kind="destroyed")
     for h in state.hits:  # 098.3
         p = state.cards[h.target].controller
         if h.target != state.rb[p]:
@@ -2025,7 +2041,7 @@ def _battle_cleanup(eng: Eng, step: BattleCleanup) -> None:
         if r >= 0 and state.round >= r + 1:
             if state.options.ascension_recheck == "yes" and not ascension_ready(eng, p):
                 state.ascend_round[p] = -1
-                eng.move(state.rb[p], z("revival", p), kind="woke")
+                eng.move(state.rb[p], z("revival", p), face_down=False, kind="woke")
                 eng.emit("ascension_failed", player=p)
                 continue
             done.append(p)

@@ -111,7 +111,12 @@ class EffectAnswer(S, tag="guimi.effect_answer"):
 
 
 class SourceTrigger(S, tag="guimi.source_trigger"):
+    """A Source trigger (102). ``checked``: the attack check's revealed card, still on top of
+    the deck until the trigger has resolved (016.4, 101.3), which draws skip (102.9); -1 for
+    a trigger that no attack check revealed."""
+
     source: str = ""
+    checked: int = -1
 
 
 class BattleStart(Step, tag="guimi.battle_start"):

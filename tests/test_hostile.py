@@ -320,3 +320,11 @@ def test_replay_verify_checks_the_recorded_result_and_format(registry: tcgcore.R
     tcgcore.replay(forged, registry=registry, verify=False)  # not verified: replays
     with pytest.raises(tcgcore.FormatVersionError, match="format 99"):
         tcgcore.replay(msgspec.structs.replace(record, format=99), registry=registry)
+
+
+def test_an_option_integer_beyond_msgpack_is_refused_at_creation(
+        registry: tcgcore.Registry) -> None:
+    """A match is saved, cloned and digested as msgpack: an option it could not hold is
+    refused when the match is created, not at its first save."""
+    with pytest.raises(tcgcore.OptionsError, match="out of range"):
+        tcgcore.new_match("sparks", seed=1, registry=registry, target=2**70)

@@ -445,17 +445,17 @@ def lethal(state: ArkhamState, seat: int) -> bool:
 def trigger_of_eliminated(state: ArkhamState, trig: Trigger) -> bool:
     """Whether ``trig`` is an ability of an eliminated investigator (A705): their seat
     is the trigger's player and its source is their investigator card or one of their
-    cards (now out of the game). Scenario and encounter cards' forced abilities that
-    merely name that seat are not theirs, and still resolve."""
+    own player cards. Scenario and encounter cards' forced abilities that merely name
+    that seat (their owner is seat 0 whoever it is) are not theirs, and still resolve."""
     seat = trig.player
     if not 0 <= seat < len(state.inv) or not state.inv[seat].status:
         return False
     src = trig.source
-    if src is None or src == state.inv[seat].card:
+    if src is None:
+        return False
+    if src == state.inv[seat].card:
         return True
-    card = state.cards[src]
-    return card.zone in ("out", "removed") or (card.owner == seat and
-                                               is_player_card(printed(state, src)))
+    return state.cards[src].owner == seat and is_player_card(printed(state, src))
 
 
 def register_aura(state: ArkhamState, cid: int) -> None:

@@ -326,5 +326,18 @@ def test_an_option_integer_beyond_msgpack_is_refused_at_creation(
         registry: tcgcore.Registry) -> None:
     """A match is saved, cloned and digested as msgpack: an option it could not hold is
     refused when the match is created, not at its first save."""
-    with pytest.raises(tcgcore.OptionsError, match="out of range"):
+    with pytest.raises(tcgcore.OptionsError, match="target must be"):  # the game's check first
         tcgcore.new_match("sparks", seed=1, registry=registry, target=2**70)
+
+    class Quiet(tcgcore.GameState[tcgcore.CoreStep]):
+        pass
+
+    def setup(eng: tcgcore.Engine[Any], options: dict[str, Any]) -> None:
+        eng.end(reason="done")  # reads no option
+
+    spec = tcgcore.GameSpec(name="quiet", version="1.0.0", state_type=Quiet, setup=setup)
+    plugin = type("QuietPlugin", (), {"tcgcore_games": tcgcore.hookimpl(lambda: [spec])})
+    reg = tcgcore.load_registry(load_entrypoints=False, plugins=[plugin])
+    assert tcgcore.new_match("quiet", seed=1, registry=reg, note=2**64 - 1).to_bytes()
+    with pytest.raises(tcgcore.OptionsError, match="out of range"):
+        tcgcore.new_match("quiet", seed=1, registry=reg, note=2**70)

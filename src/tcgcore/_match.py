@@ -705,11 +705,6 @@ def _create(game: str, *, seed: int, players: int | None, registry: Registry | N
         msgspec.json.encode(options)
     except (TypeError, msgspec.EncodeError) as exc:
         raise OptionsError(f"{game}: options must be JSON-compatible values: {exc}") from None
-    try:  # saves, clones and digests are msgpack, whose integers are -2**63 .. 2**64-1
-        msgspec.msgpack.encode(options)
-    except OverflowError as exc:
-        raise OptionsError(f"{game}: an option's integer is out of range (-2**63..2**64-1): "
-                           f"{exc}") from None
     try:
         rng = Rng.from_seed(seed)
     except ValueError as exc:
@@ -718,7 +713,12 @@ def _create(game: str, *, seed: int, players: int | None, registry: Registry | N
     match: Match[Any] = Match(spec, state, seed=seed, players=seats, options=dict(options),
                               decisions=[], plugins=reg.plugin_versions(game), registry=reg,
                               logger=logger, keep_events=keep_events)
-    spec.setup(match.engine, dict(options))
+    spec.setup(match.engine, dict(options))  # the game's own option errors come first
+    try:  # saves, clones and digests are msgpack, whose integers are -2**63 .. 2**64-1
+        msgspec.msgpack.encode(options)
+    except OverflowError as exc:
+        raise OptionsError(f"{game}: an option's integer is out of range (-2**63..2**64-1): "
+                           f"{exc}") from None
     match.engine.run()
     return match
 

@@ -347,10 +347,11 @@ def _lookup_card(spec: GameSpec[Any], view: View, name: str) -> str:
             for card in zone.cards:
                 if card is not None and card.id == cid and card.code is not None:
                     code = card.code
-        if code is None and (wanted.startswith("#") or spec.find_card is None
-                             or spec.find_card(wanted) is None):
+        if code is None and not wanted.startswith("#") and spec.find_card is not None:
+            code = spec.find_card(wanted)  # not an id this player sees: a code ("01006")
+        if code is None:
             return f"no card #{cid} that you can see"
-    if code is None and spec.find_card is not None:
+    elif spec.find_card is not None:
         code = spec.find_card(wanted)
     if code is None:
         low = wanted.lower()

@@ -99,8 +99,8 @@ def deck_problems(deck: DeckList, pool: CardPool,
         problems.append(f"revival {deck.revival!r}: unknown card (041.3)")
     elif rb.card_type != "revival_beyonder":
         problems.append(f"revival {deck.revival!r}: not a Revival Beyonder card (041.3)")
-    if len(main) != 42:
-        problems.append(f"main deck has {len(main)} cards, needs exactly 42 (041.1)")
+    if len(main) != MAIN_DECK_SIZE:
+        problems.append(f"main deck has {len(main)} cards, needs exactly {MAIN_DECK_SIZE} (041.1)")
     n_extra = len(deck.extra)
     if o.extra_deck_size == "exactly_7" and n_extra != 7:
         problems.append(f"extra deck has {n_extra} cards, needs exactly 7 (041.2)")

@@ -82,6 +82,14 @@ def _looks_like_json(data: bytes) -> bool:
     return data[:64].lstrip()[:1] == b"{"
 
 
+def _check_format(fmt: int, label: str) -> None:
+    """Raise :class:`FormatVersionError` unless this tcgcore reads format ``fmt``."""
+    if not 1 <= fmt <= FORMAT_VERSION:
+        raise FormatVersionError(
+            f"{label} format {fmt} is not supported (this tcgcore reads {FORMAT_VERSION})"
+        )
+
+
 def _read_head(data: bytes, *, is_json: bool, what: str) -> _EnvelopeHead:
     """Decode and check the envelope's head: format version and kind (``match``/``replay``).
 
@@ -96,10 +104,7 @@ def _read_head(data: bytes, *, is_json: bool, what: str) -> _EnvelopeHead:
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
         fmt = "JSON" if is_json else "msgpack"
         raise StateDecodeError(f"not a tcgcore {label} ({fmt}): {exc}") from None
-    if head.format > FORMAT_VERSION or head.format < 1:
-        raise FormatVersionError(
-            f"{label} format {head.format} is not supported (this tcgcore reads {FORMAT_VERSION})"
-        )
+    _check_format(head.format, label)
     if head.what != what:
         raise StateDecodeError(f"expected a {label}, found a {head.what!r} file")
     return head
@@ -749,9 +754,8 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
         raise OptionsError(f"keep_events must be True or False, got {keep_events!r}")
     if not isinstance(record, ReplayRecord):
         record = ReplayRecord.from_bytes(record)
-    elif not 1 <= record.format <= FORMAT_VERSION:  # bytes are checked as they are read
-        raise FormatVersionError(f"replay format {record.format} is not supported (this "
-                                 f"tcgcore reads {FORMAT_VERSION})")
+    else:  # bytes are checked as they are read
+        _check_format(record.format, "replay")
     if verify and not record.digest:
         raise StateDecodeError("the replay record has no final digest to verify")
     reg = registry if registry is not None else default_registry()

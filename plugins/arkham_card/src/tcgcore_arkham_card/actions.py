@@ -49,6 +49,7 @@ from .rules import (
     draw_cards,
     end_phase_limits,
     enemies_at,
+    engage_unengaged_at,
     engaged_enemies,
     enter_location,
     has_kw,
@@ -83,7 +84,6 @@ from .state import (
     EndTurn,
     EnemyAttack,
     EnemyPhase,
-    EngageCheck,
     FinishTreachery,
     InvestigationPhase,
     NextTurn,
@@ -716,8 +716,7 @@ def _do_move(eng: Eng, step: DoMove) -> None:
         eng.emit("move_cancelled", player=step.seat, card=step.location)
         # the investigator stays: ready enemies there that are not engaged (e.g. after Cat
         # Burglar or Elusive disengaged them) engage as usual (A992.3, A602.1)
-        eng.push(*(EngageCheck(enemy=x) for x in enemies_at(state, src)
-                   if not state.cards[x].zone.startswith("threat.")))
+        engage_unengaged_at(eng, src)
         return
     eng.emit("moved_location", player=step.seat, card=step.location, data={"from": src})
     enter_location(eng, step.seat, step.location)  # A409.1, A603.1 (engaged enemies follow)

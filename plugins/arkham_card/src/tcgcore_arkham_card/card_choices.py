@@ -37,6 +37,7 @@ from .rules import (
     discard_card,
     dof,
     enemies_at,
+    engage_unengaged_at,
     engaged_enemies,
     investigator_blank,
     is_revealed,
@@ -55,7 +56,6 @@ from .state import (
     DamageEnemy,
     DoActivate,
     DoMove,
-    EngageCheck,
     Harm,
     ResolveEncounter,
     RevealToken,
@@ -279,8 +279,7 @@ def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
         places = [x for x in places if is_revealed(state, x) and can_enter(state, x)
                   and not enemies_at(state, x)]
     if not places:  # nowhere to go: you stay, and the enemies left here engage (A602.5)
-        eng.push(*(EngageCheck(enemy=x) for x in enemies_at(state, here)
-                   if not state.cards[x].zone.startswith("threat.")))
+        engage_unengaged_at(eng, here)
         return
     # Cat Burglar (``connecting``, not after an evasion) must move: no ``stay``
     must = e.code == "connecting" and e.target != "evade"
@@ -345,8 +344,7 @@ def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
         if key != "stay":
             eng.push(DoMove(seat=seat, location=int(key.split(":")[1])))
         else:  # ready enemies left at your location engage you again (A602.1)
-            eng.push(*(EngageCheck(enemy=x) for x in enemies_at(state, state.inv[seat].location)
-                       if not state.cards[x].zone.startswith("threat.")))
+            engage_unengaged_at(eng, state.inv[seat].location)
     elif op == "scry_deck":
         _scry_start(eng, seat, key, step.amount, step.source)
     elif op.startswith("scry_order:"):

@@ -744,6 +744,15 @@ def reveal_location(eng: Eng, loc: int) -> None:
              amount=card.counters.get("clues", 0))
 
 
+def engage_unengaged_at(eng: Eng, loc: int) -> None:
+    """Give every enemy at ``loc`` that is engaged with nobody the engagement check (A602.1):
+    after an effect disengaged it and the investigator stayed (Elusive with nowhere to go,
+    a cancelled move, Cat Burglar's "stay")."""
+    state = eng.state
+    eng.push(*(EngageCheck(enemy=x) for x in enemies_at(state, loc)
+               if not state.cards[x].zone.startswith("threat.")))
+
+
 def enter_location(eng: Eng, seat: int, loc: int, *, reveal: bool = True) -> None:
     """Put an investigator at ``loc`` (engaged enemies come along, A603.1), reveal it,
     emit ``entered`` (forced "after you enter" abilities) and check engagement (A602.1)

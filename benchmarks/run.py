@@ -232,27 +232,41 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
     work = [0.0, 0, 0.0, 0]
     # events per kind in the pooled first tenths ([0]) and last tenths ([1])
     kind_events: dict[str, list[int]] = {}
+    # the same cells, split further by the number of events the decision set off
+    per_game_work: list[dict[str, list[float]]] = []
+    share_work: dict[str, int] = {}
     for g in kept:
         body = g[:-1]  # the final decision's run ends and resolves the game: a one-off cost
         tenth = len(body) // 10
         sums: dict[str, list[float]] = {}
+        sums_work: dict[str, list[float]] = {}
         for pos, part in ((0, body[:tenth]), (2, body[-tenth:])):
             for kind, t, events in part:
                 cell = sums.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
+                cell[pos] += t
+                cell[pos + 1] += 1
+                cell = sums_work.setdefault(f"{kind}/{events}", [0.0, 0.0, 0.0, 0.0])
                 cell[pos] += t
                 cell[pos + 1] += 1
                 work[pos] += t
                 work[pos + 1] += events
                 kind_events.setdefault(kind, [0, 0])[pos // 2] += events
         per_game.append(sums)
-        for kind, _, _ in body:
+        per_game_work.append(sums_work)
+        for kind, _, events in body:
             share[kind] = share.get(kind, 0) + 1
+            key = f"{kind}/{events}"
+            share_work[key] = share_work.get(key, 0) + 1
     total = sum(share.values())
     raw, mix, common = _flat_ratios(per_game, share, total)
+    matched, matched_share = _work_matched(per_game_work, share_work, total)
     # how far the mix-adjusted figure moves when the kept games are resampled (bootstrap)
     rng = random.Random(0)
     boot = sorted(x for x in (_flat_ratios([rng.choice(per_game) for _ in per_game], share, total)[1]
                               for _ in range(_FLAT_BOOTSTRAP)) if x is not None)
+    boot_work = sorted(
+        x for x in (_work_matched([rng.choice(per_game_work) for _ in per_game_work], share_work,
+                                  total)[0] for _ in range(_FLAT_BOOTSTRAP)) if x is not None)
     cells = [c for g in per_game for c in g.values()]
     pooled = _pool(per_game)
     # where a growth comes from: each kind compared, by its weight in the mix-adjusted figure
@@ -279,6 +293,11 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
         "mix_adjusted_first_over_last": mix,
         "mix_adjusted_interval_90": ([boot[len(boot) // 20], boot[-(len(boot) // 20) - 1]]
                                      if len(boot) >= 20 else None),
+        "work_matched_first_over_last": matched,
+        "work_matched_interval_90": ([boot_work[len(boot_work) // 20],
+                                      boot_work[-(len(boot_work) // 20) - 1]]
+                                     if len(boot_work) >= 20 else None),
+        "work_matched_share": matched_share,
         "kinds_compared": common,
         "kinds_compared_share": sum(share[k] for k in common) / total,
         # how much rules work a decision sets off early and late, and the cost per unit of it
@@ -318,6 +337,30 @@ def _flat_ratios(per_game: list[dict[str, list[float]]], share: dict[str, int],
     f_mix = sum(share[k] / total * pooled[k][0] / pooled[k][1] for k in common)
     l_mix = sum(share[k] / total * pooled[k][2] / pooled[k][3] for k in common)
     return raw, (f_mix / l_mix if common and l_mix else None), common
+
+
+#: a (kind, events) cell joins the work-matched figure with at least this many decisions in
+#: each pool (a thinner cell would weigh one decision's noise by the cell's whole share)
+_FLAT_MATCHED_MIN = 3
+
+
+def _work_matched(per_game: list[dict[str, list[float]]], share: dict[str, int],
+                  total: int) -> tuple[float | None, float]:
+    """(work-matched ratio, share of all decisions it covers) of pooled games: the
+    mix-adjusted figure of :func:`_flat_ratios` over cells of the same choice kind *and* the
+    same number of events emitted (keys ``"kind/events"``), each cell with at least
+    :data:`_FLAT_MATCHED_MIN` decisions in both pools, weighted by its share of the covered
+    decisions. It compares a late decision with an early one that set off as much rules
+    work, so what is left is what a larger state and a longer history cost the engine."""
+    pooled = _pool(per_game)
+    common = [k for k, c in pooled.items()
+              if c[1] >= _FLAT_MATCHED_MIN and c[3] >= _FLAT_MATCHED_MIN]
+    covered = sum(share[k] for k in common)
+    if not covered or not total:
+        return None, 0.0
+    f = sum(share[k] * pooled[k][0] / pooled[k][1] for k in common)
+    last = sum(share[k] * pooled[k][2] / pooled[k][3] for k in common)
+    return (f / last if last else None), covered / total
 
 
 def _one_match_peak_kib(game: str, players: int | None, options: dict[str, Any]) -> float:
@@ -767,13 +810,16 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "Events per decision: how many events the engine emitted per decision in each tenth (how "
         "much rules work a decision set off); per event: CPU time per emitted event, first tenth "
         "÷ last tenth (near 1 when the engine does not get slower per unit of work as the state "
-        "and its history grow, whatever the game does more of late).",
+        "and its history grow, whatever the game does more of late). Work-matched: the "
+        "mix-adjusted figure over cells of one choice kind *and* one number of events emitted "
+        "(cells with at least 3 decisions in each tenth; their share of all pooled decisions in "
+        "brackets): a late decision compared with an early one that set off as much rules work.",
         "",
         "| configuration | games played → pooled (each ≥ decisions) | µs per decision first / last "
         "tenth | final decision µs | raw | mix-adjusted (90 % bootstrap interval) "
         "| kinds compared (share of decisions) | events per decision first / last tenth "
-        "| per event: first ÷ last |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| per event: first ÷ last | work-matched (90 % interval; share) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
         f = r.get("flatness_pooled")
@@ -781,7 +827,7 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
             continue
         if not f["games_pooled"]:
             lines.append(f"| {label} | {f['games_played']} → 0 (longest {f['longest']}) | | | n/a "
-                         "| n/a | | | |")
+                         "| n/a | | | | n/a |")
             continue
         lines.append(
             f"| {label} | {f['games_played']} → {f['games_pooled']} (≥ {f['min_decisions_pooled']}) "
@@ -789,7 +835,8 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
             f"| {_fmt(f['raw_first_over_last'], '.2f')} "
             f"| {_fmt(f['mix_adjusted_first_over_last'], '.3f')}{_interval(f)} "
             f"| {len(f['kinds_compared'])} ({_floor_pct(f['kinds_compared_share'])}) "
-            f"| {_events_pair(f)} | {_fmt(f.get('per_event_first_over_last'), '.2f')} |"
+            f"| {_events_pair(f)} | {_fmt(f.get('per_event_first_over_last'), '.2f')} "
+            f"| {_work_matched_cell(f)} |"
         )
     growing = {label: r["flatness_pooled"] for label, r in configs.items()
                if (r.get("flatness_pooled") or {}).get("by_kind")
@@ -977,6 +1024,16 @@ def _events_pair(f: dict[str, Any]) -> str:
     return f"{pair[0]:.1f} / {pair[1]:.1f}" if pair else "n/a"
 
 
+def _work_matched_cell(f: dict[str, Any]) -> str:
+    """The work-matched flatness figure, its interval and coverage; ``n/a`` in older files."""
+    x = f.get("work_matched_first_over_last")
+    if x is None:
+        return "n/a"
+    iv = f.get("work_matched_interval_90")
+    inner = f"{iv[0]:.3f}–{iv[1]:.3f}; " if iv else ""
+    return f"{x:.3f} ({inner}{_floor_pct(f.get('work_matched_share', 0.0))})"
+
+
 def _interval(f: dict[str, Any]) -> str:
     iv = f.get("mix_adjusted_interval_90")
     return f" ({iv[0]:.3f}–{iv[1]:.3f})" if iv else ""
@@ -1091,10 +1148,12 @@ def _targets(configs: dict[str, Any]) -> list[str]:
                     where = f", 90 % interval {_near(iv[0], 0.8, 3)}–{_near(iv[1], 0.8, 3)}"
                     met = ("yes" if iv[0] >= 0.8 else "no" if iv[1] < 0.8 else
                            "not measurable now (the interval straddles 0.8)")
+                wm = f.get("work_matched_first_over_last")
+                wm_text = "" if wm is None else f"; work-matched {wm:.3f}"
                 lines.append(f"| {label} flatness ≥ 0.8 (mix-adjusted) | {_near(mix, 0.8, 3)}"
                              f"{where} (raw "
-                             f"{_fmt(f['raw_first_over_last'], '.2f')}; {f['games_pooled']} games) "
-                             f"| {met} |")
+                             f"{_fmt(f['raw_first_over_last'], '.2f')}{wm_text}; "
+                             f"{f['games_pooled']} games) | {met} |")
         lo = r.get("logging_off")
         if lo:
             p = lo["paired"]

@@ -384,6 +384,44 @@ def test_flatness_reports_each_kind_it_compares() -> None:
         assert min(k["decisions_first_last"]) >= 1
 
 
+def test_work_matched_flatness_compares_cells_of_equal_work() -> None:
+    # one kind, two amounts of work: early decisions are mostly cheap (1 event), late ones
+    # mostly dear (5 events), and each cell costs the same early and late. Mix-adjusted by
+    # kind this reads as growth; matched on the work it is flat.
+    game = {"commit/1": [3 * 10.0, 3, 3 * 10.0, 3],
+            "commit/5": [3 * 50.0, 3, 9 * 50.0, 9],
+            "commit/9": [90.0, 1, 90.0, 2]}       # too thin in the first pool: left out
+    share = {"commit/1": 50, "commit/5": 40, "commit/9": 10}
+    ratio, covered = run._work_matched([game], share, 100)
+    assert ratio == pytest.approx(1.0)
+    assert covered == pytest.approx(0.9)
+    by_kind = {"commit": [3 * 10.0 + 3 * 50.0 + 90.0, 7, 3 * 10.0 + 9 * 50.0 + 180.0, 14]}
+    _, mix, _ = run._flat_ratios([by_kind], {"commit": 100}, 100)
+    assert mix is not None and mix < 0.9
+    # a cell that got dearer late shows
+    game["commit/5"][2] = 9 * 100.0
+    ratio, _ = run._work_matched([game], share, 100)
+    assert ratio == pytest.approx((50 * 10 + 40 * 50) / (50 * 10 + 40 * 100))
+    assert run._work_matched([{}], {}, 0) == (None, 0.0)
+
+
+def test_flatness_reports_the_work_matched_figure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = run._flatness("sparks", None, {}, 0.05, 8)
+    assert f is not None and 0.0 <= f["work_matched_share"] <= 1.0
+    data = _results()
+    flat = data["configs"]["guimi_revival"]["flatness_pooled"]
+    text, _ = _render(data, tmp_path, capsys)      # a file written before the figure existed
+    row = next(line for line in text.splitlines() if "flatness ≥ 0.8" in line)
+    assert "work-matched" not in row and "(raw 0.83; 10 games)" in row
+    assert "| 0.95 | n/a |" in text
+    flat.update(work_matched_first_over_last=0.912, work_matched_interval_90=[0.85, 0.97],
+                work_matched_share=0.7444)
+    text, _ = _render(data, tmp_path, capsys)
+    assert "| 0.95 | 0.912 (0.850–0.970; 74.4 %) |" in text
+    assert "(raw 0.83; work-matched 0.912; 10 games)" in text
+
+
 def test_render_with_a_baseline_adds_the_comparison(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = _write(tmp_path / "base.json", _old_results())

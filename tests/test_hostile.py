@@ -322,6 +322,27 @@ def test_replay_verify_checks_the_recorded_result_and_format(registry: tcgcore.R
         tcgcore.replay(msgspec.structs.replace(record, format=99), registry=registry)
 
 
+def test_a_replay_record_built_with_wrong_field_types_is_refused(
+        registry: tcgcore.Registry) -> None:
+    """A ReplayRecord built in Python is checked as its bytes would be: a field of the wrong
+    type is a StateDecodeError naming the field, an unencodable one too; a registry that is
+    not a Registry is an OptionsError."""
+    m = _new(registry)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    record = m.replay()
+    for field, value in (("format", "1"), ("decisions", None), ("options", None),
+                         ("game_version", None), ("seed", -1.5), ("players", "2")):
+        bad = msgspec.structs.replace(record, **{field: value})
+        with pytest.raises(tcgcore.StateDecodeError, match=field):
+            tcgcore.replay(bad, registry=registry)
+    with pytest.raises(tcgcore.StateDecodeError, match="cannot be encoded"):
+        tcgcore.replay(msgspec.structs.replace(record, options={"x": object()}),
+                       registry=registry)
+    with pytest.raises(tcgcore.OptionsError, match="registry must be"):
+        tcgcore.replay(record, registry=1)  # type: ignore[arg-type]
+    assert tcgcore.replay(record, registry=registry).digest() == m.digest()
+
+
 def test_an_option_integer_beyond_msgpack_is_refused_at_creation(
         registry: tcgcore.Registry) -> None:
     """A match is saved, cloned and digested as msgpack: an option it could not hold is

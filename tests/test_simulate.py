@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 import tcgcore
@@ -80,6 +81,9 @@ def test_simulate_command_line() -> None:
     assert report["games"] == 6 and len(report["outcomes"]) == 6
     assert main(["simulate", "sparks", "--games", "3", "--agents", "nobody"],
                 out=io.StringIO()) == 2
+    # an empty agent list is not "the default"; --outcomes belongs to --json
+    assert main(["simulate", "sparks", "--games", "3", "--agents", ""], out=io.StringIO()) == 2
+    assert main(["simulate", "sparks", "--games", "3", "--outcomes"], out=io.StringIO()) == 2
 
 
 def test_detail_tables_show_rates_with_intervals() -> None:
@@ -142,15 +146,72 @@ def test_worker_jobs_cover_every_game_once_in_order() -> None:
 
     for games in (1, 7, 40, 45, 135, 3000):
         for workers in (1, 2, 3):
-            jobs = _batches(games, workers)
+            jobs = list(_batches(games, workers))
             assert [i for job in jobs for i in job] == list(range(games))
             assert all(1 <= len(job) <= _MAX_CHUNK for job in jobs)
             if workers > 1 and games >= 8 * workers:
                 assert len(jobs[-1]) == 1 and len(jobs[0]) > len(jobs[-1])
     assert [len(j) for j in _batches(100, 1)] == [25] * 4
+    # jobs are made as they are taken: a run of a billion games holds none in advance
+    huge = _batches(10**9, 2)
+    assert next(huge) == range(0, _MAX_CHUNK)
 
 
 def test_an_uneven_split_between_workers_does_not_change_the_report() -> None:
     one = simulate("sparks", games=45, seed=2, workers=1)
     two = simulate("sparks", games=45, seed=2, workers=2)
     assert one == two
+
+
+def test_memory_does_not_grow_with_games_when_outcomes_are_not_kept() -> None:
+    """Outcomes are counted as they arrive and dropped unless kept: the traced memory a
+    run holds at its end does not grow with the number of games."""
+    import gc
+    import tracemalloc
+
+    def held_at_end(games: int) -> int:
+        seen: list[int] = []
+
+        def progress(done: int, total: int) -> None:
+            if done == total:
+                gc.collect()
+                seen.append(tracemalloc.get_traced_memory()[0])
+
+        simulate("sparks", games=games, seed=1, keep_outcomes=False, progress=progress)
+        return seen[0]
+
+    simulate("sparks", games=4)  # warm the caches outside the trace
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        small = held_at_end(100) - base
+        large = held_at_end(1_000) - base
+    finally:
+        tracemalloc.stop()
+    # keeping 900 more outcomes would hold about 400 KiB more
+    assert large - small < 60 * 1024, (small, large)
+    kept = simulate("sparks", games=30, seed=1)
+    assert [o.index for o in kept.outcomes] == list(range(30))
+    assert simulate("sparks", games=30, seed=1, keep_outcomes=False) == \
+        msgspec.structs.replace(kept, outcomes=[])
+
+
+def test_no_more_processes_than_jobs_and_a_limit_on_workers() -> None:
+    from tcgcore._simulate import _max_workers
+
+    # 3 games and 8 workers: 3 jobs, 3 processes at most; the report is the same
+    assert simulate("sparks", games=3, seed=5, workers=8) == simulate("sparks", games=3, seed=5)
+    with pytest.raises(tcgcore.OptionsError, match="four per CPU"):
+        simulate("sparks", games=3, workers=_max_workers() + 1)
+
+
+def test_bad_agents_progress_and_flags_are_options_errors(registry: tcgcore.Registry) -> None:
+    for agents in (None, [], [""], "", [1], ["random", None], 7):
+        with pytest.raises(tcgcore.OptionsError, match="agents must be"):
+            simulate("sparks", games=2, agents=agents, registry=registry)  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.OptionsError, match="progress must be"):
+        simulate("sparks", games=2, progress=5, registry=registry)  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.OptionsError, match="keep_outcomes"):
+        simulate("sparks", games=2, keep_outcomes="no", registry=registry)  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.OptionsError, match="option names must be strings"):
+        simulate("sparks", games=2, options={1: 2}, registry=registry)  # type: ignore[dict-item]

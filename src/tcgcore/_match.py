@@ -748,14 +748,26 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
             when the final digest, or the recorded result, differs (``verify``).
         GameMismatchError: the record is from an incompatible game version.
         FormatVersionError: a record of a format this tcgcore does not read.
-        OptionsError: ``keep_events`` is not a bool.
+        StateDecodeError: corrupt bytes, or a record whose fields do not have the
+            types :class:`ReplayRecord` declares (checked as its bytes would be).
+        OptionsError: ``keep_events`` is not a bool, ``registry`` not a
+            :class:`Registry`.
     """
     if type(keep_events) is not bool:
         raise OptionsError(f"keep_events must be True or False, got {keep_events!r}")
+    if registry is not None and not isinstance(registry, Registry):
+        raise OptionsError(f"registry must be a tcgcore.Registry, got {type(registry).__name__}")
     if not isinstance(record, ReplayRecord):
         record = ReplayRecord.from_bytes(record)
-    else:  # bytes are checked as they are read
-        _check_format(record.format, "replay")
+    else:
+        # a record built in Python is checked as its bytes would be: a field of the wrong
+        # type (format "1", decisions None) is a StateDecodeError here, not an error from
+        # deep inside the replay
+        try:
+            data = record.to_bytes()
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise StateDecodeError(f"the replay record cannot be encoded: {exc}") from None
+        record = ReplayRecord.from_bytes(data)
     if verify and not record.digest:
         raise StateDecodeError("the replay record has no final digest to verify")
     reg = registry if registry is not None else default_registry()

@@ -7,12 +7,14 @@ results are combined in game order.
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
+import os
 import sys
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 import msgspec
@@ -186,7 +188,7 @@ def _agent_seed(seed: int, index: int, seat: int) -> int:
     return ((seed + index) * 1_000_003 + seat * 7_919 + 17) % 2**64
 
 
-def _run_chunk(args: tuple[str, int, list[int], int | None, dict[str, Any], list[str],
+def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str],
                            Registry | None, bool]) -> list[GameOutcome]:
     game, seed, indices, players, options, agent_names, registry, keep_events = args
     out = []
@@ -211,9 +213,15 @@ def _run_chunk(args: tuple[str, int, list[int], int | None, dict[str, Any], list
 
 _MAX_CHUNK = 50  # games per job: enough to make a job's overhead small, few enough for progress
 
+#: jobs handed to the worker processes ahead of the one whose results are awaited, per
+#: worker: enough to keep every worker busy, few enough that a run of any length holds a
+#: bounded number of jobs and results at a time
+_JOBS_AHEAD_PER_WORKER = 4
 
-def _batches(games: int, workers: int) -> list[list[int]]:
-    """Game indices ``0 .. games - 1`` cut into jobs, in order.
+
+def _batches(games: int, workers: int) -> Iterator[range]:
+    """Game indices ``0 .. games - 1`` cut into jobs, in order, made as they are taken
+    (a run of any length holds none of them in advance).
 
     One worker: equal chunks (a progress report per chunk). Several: chunks that shrink as
     the work runs out (each a quarter of the remaining games per worker, at most
@@ -223,14 +231,24 @@ def _batches(games: int, workers: int) -> list[list[int]]:
     """
     if workers == 1:
         chunk = max(1, min(_MAX_CHUNK, games // 4 or 1))
-        return [list(range(i, min(games, i + chunk))) for i in range(0, games, chunk)]
-    out = []
+        for i in range(0, games, chunk):
+            yield range(i, min(games, i + chunk))
+        return
     start = 0
     while start < games:
         size = max(1, min(_MAX_CHUNK, -(-(games - start) // (workers * 4))))
-        out.append(list(range(start, min(games, start + size))))
+        yield range(start, min(games, start + size))
         start += size
-    return out
+
+
+def _max_workers() -> int:
+    """The most worker processes :func:`simulate` starts: four per CPU this process may
+    run on (more only add memory and switching, never speed)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cpus = os.cpu_count() or 1
+    return 4 * max(1, cpus)
 
 
 def simulate(
@@ -249,20 +267,28 @@ def simulate(
 ) -> SimulationReport:
     """Play ``games`` seeded games and summarise them.
 
+    Memory does not grow with ``games`` when ``keep_outcomes`` is ``False``: each game's
+    outcome is counted into the report as it arrives, in game order, and dropped; the
+    jobs of a run are made as the workers take them.
+
     Args:
         game: registered game name.
         games: how many games (``>= 1``).
         seed: base seed; game ``i`` uses match seed ``seed + i``.
         players: seats (game default if ``None``).
-        options: game options (rules variants, decks …).
+        options: game options (rules variants, decks …): a mapping of option names
+            (``str``) to values.
         agents: agent names per seat (one name for every seat, or one per seat; a
             single ``str`` is one name).
-        workers: processes to use (1 runs in this process).
+        workers: processes to use (1 runs in this process). At most four per CPU this
+            process may run on; no more processes start than there are jobs (a run of
+            fewer games than workers starts fewer). The report does not depend on it.
         registry: where to find the game. Only with ``workers=1`` (or the default
             registry itself): worker processes use the default registry of installed
             plugins, so another registry (blocked plugins, plugins registered in this
             process) is refused with ``workers > 1`` rather than silently not used.
-        progress: called as ``progress(done, total)`` after each chunk.
+        progress: called as ``progress(done, total)`` after each chunk (in this
+            process), or ``None``.
         keep_outcomes: keep every game's outcome in the report.
         keep_events: let the matches keep their event history (see
             :func:`tcgcore.new_match`). Off by default: the games are the same and
@@ -271,15 +297,22 @@ def simulate(
             such agents.
 
     Raises:
-        OptionsError: bad counts, a seed that is not an int or seeds outside
-            ``0..2**64-1``, ``options`` not a mapping, ``keep_events`` not a bool,
-            unknown agents or options (checked on game 0 before any worker starts), or
-            a registry other than the default one with ``workers > 1``.
+        OptionsError: bad counts (``games`` or ``workers`` not a positive int, more
+            workers than the limit above), a seed that is not an int or seeds outside
+            ``0..2**64-1``, ``options`` not a mapping with ``str`` keys, ``agents``
+            not a name or a non-empty sequence of names, ``progress`` not callable,
+            ``keep_outcomes`` or ``keep_events`` not a bool, unknown agents or options
+            (checked on game 0 before any worker starts), or a registry other than
+            the default one with ``workers > 1``.
     """
     if type(games) is not int or games < 1:
         raise OptionsError(f"games must be a positive int, got {games!r}")
     if type(workers) is not int or workers < 1:
         raise OptionsError(f"workers must be a positive int, got {workers!r}")
+    limit = _max_workers()
+    if workers > limit:
+        raise OptionsError(f"workers={workers} is more than {limit} (four per CPU this process "
+                           "may run on); more processes would only add memory and switching")
     if workers > 1 and registry is not None and not _is_default_registry(registry):
         raise OptionsError(
             "registry= works only with workers=1: worker processes use the default registry "
@@ -293,79 +326,138 @@ def simulate(
     if options is not None and not isinstance(options, Mapping):
         raise OptionsError(f"options must be a dict of option names to values, got "
                            f"{type(options).__name__}")
+    bad_keys = [k for k in (options or {}) if type(k) is not str]
+    if bad_keys:
+        raise OptionsError(f"option names must be strings, got {bad_keys[0]!r}")
+    if progress is not None and not callable(progress):
+        raise OptionsError(f"progress must be a function progress(done, total) or None, got "
+                           f"{type(progress).__name__}")
+    if type(keep_outcomes) is not bool:
+        raise OptionsError(f"keep_outcomes must be True or False, got {keep_outcomes!r}")
+    given: object = agents  # the annotation promises a sequence; a caller may pass anything
+    if isinstance(given, str) and given:
+        names = [given]
+    elif isinstance(given, Sequence) and not isinstance(given, str) and given and all(
+            isinstance(a, str) and a for a in given):
+        names = [str(a) for a in given]
+    else:
+        raise OptionsError("agents must be an agent name or a non-empty list of names, got "
+                           f"{agents!r}")
     opts = dict(options or {})
     reg = registry if registry is not None else default_registry()
     probe = _create(game, seed=seed, players=players, registry=reg, logger=None,
                     options=dict(opts), keep_events=keep_events)
     n = probe.state.num_players
-    names = [agents] if isinstance(agents, str) else list(agents) or ["random"]
     if len(names) not in (1, n):
         raise OptionsError(f"{game}: give one agent name or {n}, got {len(names)}")
     for name in set(names):
         make_agent(probe.spec, name, 0)
     seat_names = [names[s % len(names)] for s in range(n)]
-    batches = _batches(games, workers)
-    outcomes: list[GameOutcome] = []
-    done = 0
+    tally = _Tally(n, seat_names, keep_outcomes)
     if workers == 1:
-        for batch in batches:
-            outcomes.extend(_run_chunk((game, seed, batch, players, opts, seat_names, registry,
-                                        keep_events)))
-            done += len(batch)
+        for batch in _batches(games, workers):
+            tally.add(_run_chunk((game, seed, batch, players, opts, seat_names, registry,
+                                  keep_events)))
             if progress:
-                progress(done, games)
+                progress(tally.games, games)
     else:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         ctx = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            jobs = [(game, seed, batch, players, opts, seat_names, None, keep_events)
-                    for batch in batches]
-            for result in pool.map(_run_chunk, jobs):
-                outcomes.extend(result)
-                done += len(result)
+        jobs = _batches(games, workers)
+        # no more processes than jobs: a run of 3 games with 8 workers starts 3
+        first = list(itertools.islice(jobs, workers * _JOBS_AHEAD_PER_WORKER))
+        with ProcessPoolExecutor(max_workers=min(workers, len(first)), mp_context=ctx) as pool:
+            pending: deque[Future[list[GameOutcome]]] = deque()
+
+            def submit(batch: range) -> None:
+                pending.append(pool.submit(
+                    _run_chunk, (game, seed, batch, players, opts, seat_names, None,
+                                 keep_events)))
+
+            for batch in first:
+                submit(batch)
+            while pending:  # results in job order, so outcomes arrive in game order
+                result = pending.popleft().result()
+                nxt = next(jobs, None)
+                if nxt is not None:
+                    submit(nxt)
+                tally.add(result)
                 if progress:
-                    progress(done, games)
-    outcomes.sort(key=lambda o: o.index)
-    return _summarise(game, seed, n, seat_names, opts, outcomes, keep_outcomes)
+                    progress(tally.games, games)
+    return tally.report(game, seed, opts)
+
+
+class _Tally:
+    """The counts of a :class:`SimulationReport`, folded one outcome at a time (in game
+    order), so that a run holds no outcome it does not keep."""
+
+    __slots__ = ("by_agent", "decisions", "decisive", "details", "draws", "first_wins",
+                 "games", "keep", "n", "names", "no_winner", "outcomes", "per_key", "reasons",
+                 "turns", "wins")
+
+    def __init__(self, n: int, names: list[str], keep: bool) -> None:
+        self.n = n
+        self.names = names
+        self.keep = keep
+        self.outcomes: list[GameOutcome] = []
+        self.games = self.turns = self.decisions = 0
+        self.draws = self.no_winner = self.decisive = self.first_wins = 0
+        self.wins = [0] * n
+        self.by_agent: Counter[str] = Counter()
+        self.reasons: Counter[str] = Counter()
+        self.details: Counter[str] = Counter()
+        self.per_key: dict[str, Counter[str]] = {}
+
+    def add(self, outcomes: list[GameOutcome]) -> None:
+        """Count ``outcomes`` (the next games, in order) into the report."""
+        for o in outcomes:
+            self.games += 1
+            self.turns += o.turns
+            self.decisions += o.decisions
+            for w in o.winners:
+                self.wins[w] += 1
+                self.by_agent[self.names[w]] += 1
+            self.draws += o.draw
+            if not o.winners and not o.draw:
+                self.no_winner += 1
+            if len(o.winners) == 1 and self.n > 1:  # someone won and someone lost
+                self.decisive += 1
+                self.first_wins += o.winners[0] == o.first_player
+            self.reasons[o.reason] += 1
+            for key, value in o.detail.items():
+                if isinstance(value, str):
+                    self.details[f"{key}={value}"] += 1
+                    self.per_key.setdefault(key, Counter())[value] += 1
+        if self.keep:
+            self.outcomes += outcomes
+
+    def report(self, game: str, seed: int, options: dict[str, Any]) -> SimulationReport:
+        """The report of every game counted so far (at least one)."""
+        total = self.games
+        per_key = self.per_key
+        return SimulationReport(
+            game=game, games=total, seed=seed, players=self.n, agents=self.names,
+            options=options, wins=self.wins, wins_by_agent=dict(sorted(self.by_agent.items())),
+            draws=self.draws, no_winner=self.no_winner,
+            win_rate=[wilson_interval(w, total) for w in self.wins], decisive=self.decisive,
+            first_player_wins=self.first_wins,
+            first_player_rate=wilson_interval(self.first_wins, self.decisive),
+            reasons=dict(sorted(self.reasons.items())), details=dict(sorted(self.details.items())),
+            detail_games={k: sum(c.values()) for k, c in sorted(per_key.items())},
+            detail_rates={k: {v: wilson_interval(n, sum(c.values())) for v, n in sorted(c.items())}
+                          for k, c in sorted(per_key.items())},
+            avg_turns=self.turns / total,
+            avg_decisions=self.decisions / total,
+            outcomes=self.outcomes,
+        )
 
 
 def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str, Any],
                outcomes: list[GameOutcome], keep: bool) -> SimulationReport:
-    total = len(outcomes)
-    wins = [0] * n
-    by_agent: Counter[str] = Counter()
-    reasons: Counter[str] = Counter()
-    details: Counter[str] = Counter()
-    per_key: dict[str, Counter[str]] = {}
-    draws = no_winner = decisive = first_wins = 0
-    for o in outcomes:
-        for w in o.winners:
-            wins[w] += 1
-            by_agent[names[w]] += 1
-        draws += o.draw
-        if not o.winners and not o.draw:
-            no_winner += 1
-        if len(o.winners) == 1 and n > 1:  # someone won and someone lost
-            decisive += 1
-            first_wins += o.winners[0] == o.first_player
-        reasons[o.reason] += 1
-        for key, value in o.detail.items():
-            if isinstance(value, str):
-                details[f"{key}={value}"] += 1
-                per_key.setdefault(key, Counter())[value] += 1
-    return SimulationReport(
-        game=game, games=total, seed=seed, players=n, agents=names, options=options,
-        wins=wins, wins_by_agent=dict(sorted(by_agent.items())), draws=draws, no_winner=no_winner,
-        win_rate=[wilson_interval(w, total) for w in wins], decisive=decisive,
-        first_player_wins=first_wins, first_player_rate=wilson_interval(first_wins, decisive),
-        reasons=dict(sorted(reasons.items())), details=dict(sorted(details.items())),
-        detail_games={k: sum(c.values()) for k, c in sorted(per_key.items())},
-        detail_rates={k: {v: wilson_interval(n, sum(c.values())) for v, n in sorted(c.items())}
-                      for k, c in sorted(per_key.items())},
-        avg_turns=sum(o.turns for o in outcomes) / total,
-        avg_decisions=sum(o.decisions for o in outcomes) / total,
-        outcomes=outcomes if keep else [],
-    )
+    """The report of ``outcomes`` (in game order), as :func:`simulate` makes it."""
+    tally = _Tally(n, names, keep)
+    tally.add(outcomes)
+    return tally.report(game, seed, options)
 
 
 def print_progress(done: int, total: int) -> None:

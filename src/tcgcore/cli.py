@@ -368,7 +368,9 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     options = _game_options(args)
     options.update(dict(args.rules or []))
     spec = default_registry().game(args.game)
-    agents = args.agents.split(",") if args.agents else [spec.default_agent]
+    agents = args.agents.split(",") if args.agents is not None else [spec.default_agent]
+    if args.outcomes and not args.json:
+        raise OptionsError("--outcomes adds every game to the JSON report: use it with --json")
     try:
         report = simulate(args.game, games=args.games, seed=args.seed,
                           players=_players(args, options), options=options, agents=agents,

@@ -4,7 +4,7 @@ Usage (from the repository root, in the project's virtualenv)::
 
     python benchmarks/run.py                       # everything, default repeats
     python benchmarks/run.py --quick               # fewer repeats and games, for a look
-    python benchmarks/run.py --configs sparks      # one configuration
+    python benchmarks/run.py --configs sparks      # one configuration (to partial.json / .md)
 
 See benchmarks/README.md for what each figure means.
 """
@@ -179,6 +179,7 @@ def _timed_game(game: str, players: int | None, options: dict[str, Any],
     out: list[tuple[str, float, int]] = []
     clock = time.process_time
     state = m.state
+    overhead = _clock_overhead_s()
     while m.result is None and len(out) < 50_000:
         choice = m.pending
         assert choice is not None
@@ -186,9 +187,30 @@ def _timed_game(game: str, players: int | None, options: dict[str, Any],
         events = state.event_count
         start = clock()
         m.choose(choice.player, keys)
-        elapsed = clock() - start
-        out.append((choice.kind, elapsed, state.event_count - events))
+        elapsed = clock() - start - overhead  # what the two clock reads add to every figure
+        out.append((choice.kind, elapsed if elapsed > 0.0 else 0.0, state.event_count - events))
     return out
+
+
+_CLOCK_OVERHEAD: list[float] = []
+
+
+def _clock_overhead_s() -> float:
+    """CPU seconds that ``start = process_time(); ...; process_time() - start`` adds to what
+    it times: the least mean gap between two back-to-back reads over five rounds of 2,000
+    (about a microsecond here, a few per cent of a cheap decision; left in, it would pull
+    every flatness ratio towards 1). Measured once per process."""
+    if not _CLOCK_OVERHEAD:
+        clock = time.process_time
+        best = math.inf
+        for _ in range(5):
+            total = 0.0
+            for _ in range(2000):
+                a = clock()
+                total += clock() - a
+            best = min(best, total / 2000)
+        _CLOCK_OVERHEAD.append(best)
+    return _CLOCK_OVERHEAD[0]
 
 
 def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: float,
@@ -293,6 +315,7 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
         "mix_adjusted_first_over_last": mix,
         "mix_adjusted_interval_90": ([boot[len(boot) // 20], boot[-(len(boot) // 20) - 1]]
                                      if len(boot) >= 20 else None),
+        "clock_overhead_us": _clock_overhead_s() * 1e6,
         "work_matched_first_over_last": matched,
         "work_matched_interval_90": ([boot_work[len(boot_work) // 20],
                                       boot_work[-(len(boot_work) // 20) - 1]]
@@ -307,6 +330,10 @@ def _flatness(game: str, players: int | None, options: dict[str, Any], seconds: 
         "by_kind": by_kind,
     }
 
+
+#: fewer pooled games than this give no yes/no flatness verdict (a few games' figure, and its
+#: bootstrap interval over those few games, say little)
+_FLAT_MIN_POOLED = 10
 
 #: bootstrap resamples for the flatness interval
 _FLAT_BOOTSTRAP = 400
@@ -373,33 +400,67 @@ def _one_match_peak_kib(game: str, players: int | None, options: dict[str, Any])
 
 
 _SIM_SCRIPT = """
-import json, resource, sys, tcgcore
+import gc, json, resource, sys, tcgcore
 game, players, options = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
 total = int(sys.argv[4])
-rss = {}
-done = 0
-for checkpoint in (total // 10, total):
-    tcgcore.simulate(game, games=checkpoint - done, seed=done, players=players, options=options,
-                     keep_outcomes=False)
-    done = checkpoint
-    rss[checkpoint] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps(rss))
+marks = {}
+checkpoints = sorted({max(1, total // 10), max(1, total // 2), total})
+
+def rss_kib():
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * resource.getpagesize() // 1024
+    except OSError:  # not Linux: the peak is the best there is
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+def progress(done, _total):
+    while checkpoints and done >= checkpoints[0]:
+        checkpoints.pop(0)
+        gc.collect()
+        marks[done] = {"blocks": sys.getallocatedblocks(), "rss_kib": rss_kib(),
+                       "peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}
+
+tcgcore.simulate(game, games=total, seed=0, players=players, options=options,
+                 keep_outcomes=False, progress=progress)
+print(json.dumps(marks))
 """
+
+#: a simulation "grows with games" when it holds more than this many more allocated blocks
+#: per game over the second half of its games (keeping each game's outcome would hold 8-10
+#: blocks a game; bounded caches that are still filling hold a fraction of one)
+_MEM_BLOCKS_PER_GAME = 1.0
 
 
 def _simulation_memory(game: str, players: int | None, options: dict[str, Any],
                        games: int) -> dict[str, Any]:
-    """Peak RSS (KiB) of one worker after a tenth of ``games`` and after all of them."""
+    """What one worker process holds as it plays ``games`` games with ``tcgcore.simulate``
+    (``keep_outcomes=False``, as a long simulation runs), sampled after a tenth, half and
+    all of them (after a garbage collection, each sample at the end of the first chunk
+    reaching the mark): the interpreter's allocated memory blocks
+    (``sys.getallocatedblocks``: exact, and blind to how the allocator lays them out), the
+    current RSS and the peak RSS, in KiB. ``blocks_per_game_second_half`` is the growth in
+    blocks per game from half to all; ``grows`` compares it with
+    :data:`_MEM_BLOCKS_PER_GAME`. ``rss_growth_kib`` is the current RSS after all minus
+    after a tenth (the peak RSS is reached while the modules load, so it hides growth)."""
     out = subprocess.run(
         [sys.executable, "-c", _SIM_SCRIPT, game, json.dumps(players), json.dumps(options),
          str(games)], capture_output=True, text=True, check=False)
     if out.returncode:
         tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
         return {"games": games, "error": f"the worker failed: {tail}"}
-    rss = {int(k): v for k, v in json.loads(out.stdout).items()}
-    first, last = sorted(rss)
-    return {"games": games, "peak_rss_kib_after_tenth": rss[first], "peak_rss_kib_after_all": rss[last],
-            "growth_ratio": rss[last] / rss[first], "rss_growth_kib": rss[last] - rss[first]}
+    marks = {int(k): v for k, v in json.loads(out.stdout).items()}
+    done = sorted(marks)
+    tenth, half, last = done[0], done[len(done) // 2] if len(done) > 2 else done[0], done[-1]
+    first, mid, end = marks[tenth], marks[half], marks[last]
+    per_game = ((end["blocks"] - mid["blocks"]) / (last - half)) if last > half else None
+    return {"games": games, "checkpoints": done,
+            "blocks_after_tenth": first["blocks"], "blocks_after_half": mid["blocks"],
+            "blocks_after_all": end["blocks"], "blocks_per_game_second_half": per_game,
+            "grows": None if per_game is None else per_game > _MEM_BLOCKS_PER_GAME,
+            "rss_kib_after_tenth": first["rss_kib"], "rss_kib_after_all": end["rss_kib"],
+            "rss_growth_kib": end["rss_kib"] - first["rss_kib"],
+            "peak_rss_kib_after_tenth": first["peak_rss_kib"],
+            "peak_rss_kib_after_all": end["peak_rss_kib"]}
 
 
 def _play_seeds(game: str, players: int | None, options: dict[str, Any],
@@ -549,93 +610,155 @@ def _simulate_throughput(game: str, players: int | None, options: dict[str, Any]
     return out
 
 
+class FigureError(Exception):
+    """One figure of a configuration failed: ``figure`` names it, ``partial`` holds the
+    figures measured before it (kept in the results), ``cause`` is the exception."""
+
+    def __init__(self, figure: str, partial: dict[str, Any], cause: BaseException) -> None:
+        super().__init__(f"{figure}: {type(cause).__name__}: {cause}")
+        self.figure = figure
+        self.partial = partial
+        self.cause = cause
+
+
+#: the replay-verification figure repeats the replay for at least this much CPU time ...
+_REPLAY_MIN_CPU_S = 0.2
+#: ... and at least this many times
+_REPLAY_MIN_REPEATS = 5
+
+
+def _replay_rates(record: Any) -> dict[str, Any]:
+    """Decisions per CPU-second and per wall-clock second of ``tcgcore.replay(record)``: the
+    replay repeated until it has used at least :data:`_REPLAY_MIN_CPU_S` of CPU time and at
+    least :data:`_REPLAY_MIN_REPEATS` times (one replay of a mid-game record takes well
+    under a millisecond, too short to time once); the medians over the repeats."""
+    n = len(record.decisions)
+    cpu_rates: list[float] = []
+    wall_rates: list[float] = []
+    repeats = 0
+    start = _cpu_s()
+    while repeats < _REPLAY_MIN_REPEATS or _cpu_s() - start < _REPLAY_MIN_CPU_S:
+        cpu0, wall0 = _cpu_s(), time.perf_counter()
+        tcgcore.replay(record)
+        cpu, wall = _cpu_s() - cpu0, time.perf_counter() - wall0
+        repeats += 1
+        if cpu > 0:  # a clock too coarse for one call gives no sample, not a division by zero
+            cpu_rates.append(n / cpu)
+        if wall > 0:
+            wall_rates.append(n / wall)
+    return {"replay_decisions_per_s": statistics.median(wall_rates) if wall_rates else None,
+            "replay_decisions_per_cpu_s": statistics.median(cpu_rates) if cpu_rates else None,
+            "replay_repeats": repeats, "replay_decisions": n}
+
+
 def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]) -> dict[str, Any]:
+    """Every figure of one configuration, measured one after the other.
+
+    Raises:
+        FigureError: a figure failed; it carries the figures measured before it.
+    """
     game, players, options, long_options = CONFIGS[label]
-    spec = tcgcore.default_registry().game(game)
-    probe = tcgcore.new_match(game, seed=0, players=players, **options)
-    if probe.result is not None and probe.result.reason == "skeleton":
-        return {"skipped": "the game is a skeleton"}
     result: dict[str, Any] = {}
-    # random playouts as simulate plays them (no event history), alternated run by run with
-    # playouts from the same starting seeds keeping every event (a plain new_match), which
-    # goes first in every other pair, so the two compare fairly
-    runs, kept = [], []
-    for r in range(repeats):
-        for keep in ((False, True) if r % 2 == 0 else (True, False)):
-            (kept if keep else runs).append(
-                _playouts(game, players, options, "random", seconds, 1000 * r, keep_events=keep))
-    result["random_playout"] = _playout_figures(runs)
-    result["random_playout_keeping_events"] = _playout_figures(kept)
-    result["keeping_events_cost"] = statistics.median(
-        a["decisions_per_cpu_s"] / b["decisions_per_cpu_s"] for a, b in zip(runs, kept,
-                                                                             strict=True)) - 1
-    if "heuristic" in spec.agents:
-        runs = [_playouts(game, players, options, "heuristic", seconds, 1000 * r)
-                for r in range(repeats)]
-        result["heuristic_playout"] = _playout_figures(runs)
-    dec_cpu = result["random_playout"]["decisions_per_cpu_s"]["median"]
-    games_cpu = result["random_playout"]["games_per_cpu_s"]["median"]
-    mid = _midgame(game, players, options)
-    codecs = mid.spec.codecs
-    state = mid.state
-    mp = codecs.mp_enc.encode(state)
-    js = codecs.json_enc.encode(state)
-    record = mid.replay()
-    saved = mid.to_bytes()
-    cpu0, wall0 = _cpu_s(), time.perf_counter()
-    tcgcore.replay(record)
-    replay_cpu, replay_wall = _cpu_s() - cpu0, time.perf_counter() - wall0
-    micro = _micro_us({
-        "clone_us": (mid.clone, 0.04),
-        "encode_msgpack_us": (lambda: codecs.mp_enc.encode(state), 0.04),
-        "decode_msgpack_us": (lambda: codecs.mp_dec.decode(mp), 0.04),
-        "encode_json_us": (lambda: codecs.json_enc.encode(state), 0.04),
-        "decode_json_us": (lambda: codecs.json_dec.decode(js), 0.04),
-        "save_to_bytes_us": (mid.to_bytes, 0.04),
-        "load_from_bytes_us": (lambda: tcgcore.Match.from_bytes(saved), 0.04),
-        "view_us": (lambda: mid.view(0), 0.04),
-        "deepcopy_us": (lambda: copy.deepcopy(state), 0.02),
-        "pickle_roundtrip_us": (lambda: pickle.loads(pickle.dumps(state, 5)), 0.02),
-    }, _MICRO_ROUNDS)
-    best = {name: f["best"] for name, f in micro.items()}
-    round_games = max(1, round(games_cpu * sizes["logging_round_s"] / 2))  # each game twice a side
-    result.update({
-        "midgame_cards": len(state.cards),
-        "midgame_decision": len(mid.decisions),
-        "clone_us": best["clone_us"],
-        "encode_msgpack_us": best["encode_msgpack_us"],
-        "decode_msgpack_us": best["decode_msgpack_us"],
-        "encode_json_us": best["encode_json_us"],
-        "decode_json_us": best["decode_json_us"],
-        "size_msgpack_bytes": len(mp),
-        "size_json_bytes": len(js),
-        # the public save and load of the whole match (envelope with the header and the
-        # decisions list around the state; loading also checks versions and validates the state)
-        "save_to_bytes_us": best["save_to_bytes_us"],
-        "load_from_bytes_us": best["load_from_bytes_us"],
-        "save_bytes": len(saved),
-        "view_us": best["view_us"],
-        "replay_decisions_per_s": len(record.decisions) / replay_wall if replay_wall else None,
-        "replay_decisions_per_cpu_s": len(record.decisions) / replay_cpu if replay_cpu else None,
-        "deepcopy_us": best["deepcopy_us"],
-        "pickle_roundtrip_us": best["pickle_roundtrip_us"],
-        "clone_speedup_vs_deepcopy": best["deepcopy_us"] / best["clone_us"],
-        # every round of the figures above (best, median, worst): how steady the host was
-        "micro_rounds": micro,
-        "flatness_pooled": _flatness(game, players, {**options, **long_options},
-                                     sizes["flatness_s"], sizes["flatness_min_games"]),
-        "one_match_peak_kib": _one_match_peak_kib(game, players, options),
-        "logging_off": _logging_overhead(game, players, options, sizes["logging_rounds"],
-                                         round_games, dec_cpu),
-        "simulate": _simulate_throughput(game, players, options, games_cpu, sizes["sim_s"],
-                                         sizes["sim_repeats"]),
-        "simulation_memory": _simulation_memory(
+    figure = "setup"
+    try:
+        spec = tcgcore.default_registry().game(game)
+        probe = tcgcore.new_match(game, seed=0, players=players, **options)
+        if probe.result is not None and probe.result.reason == "skeleton":
+            return {"skipped": "the game is a skeleton"}
+        # random playouts as simulate plays them (no event history), alternated run by run
+        # with playouts from the same starting seeds keeping every event (a plain new_match),
+        # which goes first in every other pair, so the two compare fairly
+        figure = "random_playout"
+        runs: list[dict[str, float]] = []
+        kept: list[dict[str, float]] = []
+        for r in range(repeats):
+            for keep in ((False, True) if r % 2 == 0 else (True, False)):
+                (kept if keep else runs).append(
+                    _playouts(game, players, options, "random", seconds, 1000 * r,
+                              keep_events=keep))
+        cost = statistics.median(
+            a["decisions_per_cpu_s"] / b["decisions_per_cpu_s"]
+            for a, b in zip(runs, kept, strict=True)) - 1
+        result["random_playout"] = _playout_figures(runs)
+        result["random_playout_keeping_events"] = _playout_figures(kept)
+        result["keeping_events_cost"] = cost
+        if "heuristic" in spec.agents:
+            figure = "heuristic_playout"
+            runs = [_playouts(game, players, options, "heuristic", seconds, 1000 * r)
+                    for r in range(repeats)]
+            result["heuristic_playout"] = _playout_figures(runs)
+        dec_cpu = result["random_playout"]["decisions_per_cpu_s"]["median"]
+        games_cpu = result["random_playout"]["games_per_cpu_s"]["median"]
+        figure = "midgame_match"  # the match the replay, clone, codec and view figures use
+        mid = _midgame(game, players, options)
+        codecs = mid.spec.codecs
+        state = mid.state
+        mp = codecs.mp_enc.encode(state)
+        js = codecs.json_enc.encode(state)
+        record = mid.replay()
+        saved = mid.to_bytes()
+        figure = "replay"
+        result.update(_replay_rates(record))
+        figure = "clone_codecs_view"
+        micro = _micro_us({
+            "clone_us": (mid.clone, 0.04),
+            "encode_msgpack_us": (lambda: codecs.mp_enc.encode(state), 0.04),
+            "decode_msgpack_us": (lambda: codecs.mp_dec.decode(mp), 0.04),
+            "encode_json_us": (lambda: codecs.json_enc.encode(state), 0.04),
+            "decode_json_us": (lambda: codecs.json_dec.decode(js), 0.04),
+            "save_to_bytes_us": (mid.to_bytes, 0.04),
+            "load_from_bytes_us": (lambda: tcgcore.Match.from_bytes(saved), 0.04),
+            "view_us": (lambda: mid.view(0), 0.04),
+            "deepcopy_us": (lambda: copy.deepcopy(state), 0.02),
+            "pickle_roundtrip_us": (lambda: pickle.loads(pickle.dumps(state, 5)), 0.02),
+        }, _MICRO_ROUNDS)
+        best = {name: f["best"] for name, f in micro.items()}
+        result.update({
+            "midgame_cards": len(state.cards),
+            "midgame_decision": len(mid.decisions),
+            "clone_us": best["clone_us"],
+            "encode_msgpack_us": best["encode_msgpack_us"],
+            "decode_msgpack_us": best["decode_msgpack_us"],
+            "encode_json_us": best["encode_json_us"],
+            "decode_json_us": best["decode_json_us"],
+            "size_msgpack_bytes": len(mp),
+            "size_json_bytes": len(js),
+            # the public save and load of the whole match (envelope with the header and the
+            # decisions list around the state; loading also checks versions and validates
+            # the state)
+            "save_to_bytes_us": best["save_to_bytes_us"],
+            "load_from_bytes_us": best["load_from_bytes_us"],
+            "save_bytes": len(saved),
+            "view_us": best["view_us"],
+            "deepcopy_us": best["deepcopy_us"],
+            "pickle_roundtrip_us": best["pickle_roundtrip_us"],
+            "clone_speedup_vs_deepcopy": best["deepcopy_us"] / best["clone_us"],
+            # every round of the figures above (best, median, worst): how steady the host was
+            "micro_rounds": micro,
+        })
+        figure = "flatness_pooled"
+        result["flatness_pooled"] = _flatness(game, players, {**options, **long_options},
+                                              sizes["flatness_s"], sizes["flatness_min_games"])
+        figure = "one_match_peak_kib"
+        result["one_match_peak_kib"] = _one_match_peak_kib(game, players, options)
+        figure = "logging_off"
+        round_games = max(1, round(games_cpu * sizes["logging_round_s"] / 2))  # each game twice a side
+        result["logging_off"] = _logging_overhead(game, players, options, sizes["logging_rounds"],
+                                                  round_games, dec_cpu)
+        # the old single-figure field, now the paired median (kept for --baseline comparisons)
+        result["logging_off_overhead"] = result["logging_off"]["paired"]["median"]
+        figure = "simulate"
+        result["simulate"] = _simulate_throughput(game, players, options, games_cpu,
+                                                  sizes["sim_s"], sizes["sim_repeats"])
+        figure = "simulation_memory"
+        result["simulation_memory"] = _simulation_memory(
             game, players, options,
             sizes["mem_games"] if sizes["mem_s"] is None else
-            min(sizes["mem_games"], max(200, round(games_cpu * sizes["mem_s"])))),
-    })
-    # the old single-figure field, now the paired median (kept for --baseline comparisons)
-    result["logging_off_overhead"] = result["logging_off"]["paired"]["median"]
+            min(sizes["mem_games"], max(200, round(games_cpu * sizes["mem_s"]))))
+        if "error" in result["simulation_memory"]:  # the worker process failed
+            raise RuntimeError(result["simulation_memory"]["error"])
+    except Exception as exc:  # keep what was measured; the caller reports the failure
+        raise FigureError(figure, result, exc) from exc
     return result
 
 
@@ -645,7 +768,8 @@ def _fmt(x: Any, spec: str = ",.0f") -> str:
 
 #: (label, how to read it from a configuration's results, higher is better); a path that
 #: starts with ``@kept`` reads the random playouts of matches keeping their events, one that
-#: starts with ``@sim`` the playouts without event history (see :func:`_dig`)
+#: starts with ``@sim`` the playouts without event history, one that starts with ``@replay``
+#: the replay figures of files that repeated the replay (see :func:`_dig`)
 _COMPARED: list[tuple[str, tuple[str, ...], bool]] = [
     ("random playout decisions per CPU-second, no event history (median)",
      ("@sim", "random_playout", "decisions_per_cpu_s", "median"), True),
@@ -655,8 +779,10 @@ _COMPARED: list[tuple[str, tuple[str, ...], bool]] = [
      ("@kept", "decisions_per_s", "median"), True),
     ("heuristic playout decisions per CPU-second, no event history (median)",
      ("@sim", "heuristic_playout", "decisions_per_cpu_s", "median"), True),
-    ("replay verify decisions per CPU-second", ("replay_decisions_per_cpu_s",), True),
-    ("replay verify decisions/s, wall clock", ("replay_decisions_per_s",), True),
+    ("replay verify decisions per CPU-second (median of repeats)",
+     ("@replay", "replay_decisions_per_cpu_s"), True),
+    ("replay verify decisions/s, wall clock (median of repeats)",
+     ("@replay", "replay_decisions_per_s"), True),
     ("clone µs", ("clone_us",), False),
     ("state codec encode msgpack µs", ("encode_msgpack_us",), False),
     ("state codec decode msgpack µs", ("decode_msgpack_us",), False),
@@ -667,14 +793,19 @@ _COMPARED: list[tuple[str, tuple[str, ...], bool]] = [
 ]
 
 
-def _dig(r: dict[str, Any], path: tuple[str, ...]) -> float | None:
+def _dig(r: Any, path: tuple[str, ...]) -> float | None:
     """The figure at ``path`` in one configuration's results, or ``None``.
 
     ``("@kept", ...)`` reads the random playouts keeping every event: their own entry, or
     ``random_playout`` in result files from before playouts dropped event history (those
     kept it). ``("@sim", ...)`` reads the rest of the path only in files whose playouts keep
     no event history (``random_playout_keeping_events`` present), so that no figure is
-    compared with one measured the other way."""
+    compared with one measured the other way. ``("@replay", ...)`` reads the rest only in
+    files that repeated the replay (``replay_repeats`` present): older files timed a single
+    sub-millisecond replay, which is noise. Anything that is not a finite number where a
+    figure should be (a hand-edited or damaged file) reads as ``None``."""
+    if not isinstance(r, dict):
+        return None
     value: Any = r
     if path and path[0] == "@kept":
         value = r.get("random_playout_keeping_events", r.get("random_playout"))
@@ -683,16 +814,29 @@ def _dig(r: dict[str, Any], path: tuple[str, ...]) -> float | None:
         if "random_playout_keeping_events" not in r:
             return None
         path = path[1:]
+    elif path and path[0] == "@replay":
+        if "replay_repeats" not in r:
+            return None
+        path = path[1:]
     for part in path:
         if not isinstance(value, dict) or part not in value:
             return None
         value = value[part]
-    return float(value) if isinstance(value, (int, float)) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer too large for a float
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _comparison(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
     """A before/after table: each figure of this run beside the baseline run's, with the ratio
     (> 1 means better now)."""
+    base_configs = baseline.get("configs")
+    if not isinstance(base_configs, dict):
+        base_configs = {}
     lines = [
         "",
         "## Before and after (this run against the baseline run)",
@@ -707,8 +851,9 @@ def _comparison(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
         "| --- | --- | --- | --- | --- |",
     ]
     for label, r in results["configs"].items():
-        b = baseline.get("configs", {}).get(label)
-        if not b or "skipped" in r or "error" in r:
+        b = base_configs.get(label)
+        # a configuration that failed part-way is compared on the figures it has
+        if not isinstance(b, dict) or not isinstance(r, dict) or "skipped" in r:
             continue
         for name, path, higher in _COMPARED:
             new, old = _dig(r, path), _dig(b, path)
@@ -745,7 +890,14 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
     if notes.strip():
         lines += [notes.strip(), ""]
     configs = results["configs"]
-    measured = [r for r in configs.values() if "skipped" not in r and "error" not in r]
+    failed = {label: r for label, r in configs.items() if "error" in r}
+    if failed:
+        lines += ["**Failed.** " + "; ".join(
+            f"{label}: {_cell(r['error'])}" for label, r in failed.items())
+            + ". The figures measured before the failure are shown; the later ones are "
+            "missing.", ""]
+    # a configuration that failed part-way has the figures measured before the failure
+    measured = [r for r in configs.values() if "random_playout" in r]
     # result files from before CPU time was measured hold wall-clock figures only
     cpu = [("decisions_per_cpu_s" in r["random_playout"]) for r in measured]
     if cpu and not any(cpu):
@@ -774,8 +926,9 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
-        if "skipped" in r or "error" in r:
-            lines.append(f"| {label} | {r.get('skipped') or r.get('error')} | | | | | | |")
+        if "random_playout" not in r:
+            why = r.get("skipped") or r.get("error") or "not measured"
+            lines.append(f"| {label} | {_cell(why)} | | | | | | |")
             continue
         rp = r["random_playout"]
         has_cpu = "decisions_per_cpu_s" in rp
@@ -880,7 +1033,7 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
-        if "skipped" in r or "error" in r:
+        if "clone_us" not in r:
             continue
         save = (f"{r['save_to_bytes_us']:.1f} / {r['load_from_bytes_us']:.1f} "
                 f"({r['save_bytes']:,})" if "save_to_bytes_us" in r else "n/a")
@@ -903,26 +1056,29 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "Direct: CPU cost of one check beyond that stand-in (tight loop) × decisions per "
         "CPU-second.",
         "",
-        "Simulation peak RSS: the peak resident size of the one worker process that plays the "
-        "games, after a tenth of them and after all (it includes the interpreter and the imported "
-        "modules, which dominate it); growth: the difference, in KiB.",
+        "Simulation memory: what the one worker process that plays the games with "
+        "`simulate(..., keep_outcomes=False)` holds after a tenth, half and all of them: "
+        "allocated blocks (`sys.getallocatedblocks`, after a garbage collection) and their "
+        "growth per game over the second half (keeping each game's outcome would add 8–10), "
+        "and the resident size now (RSS, KiB; the interpreter and the imported modules "
+        "dominate it). Older files have the peak RSS only, which the module loading sets and "
+        "which therefore hides growth.",
         "",
-        "| configuration | one match peak KiB | simulation worker peak RSS KiB (after 1/10 → all "
-        "games; growth) "
+        "| configuration | one match peak KiB | simulation worker: blocks after 1/10 → 1/2 → all "
+        "(per game, second half); RSS KiB after 1/10 → all "
         "| logging off: paired median (quartiles; rounds × games) | logging off: direct (ns per "
         "decision) |",
         "| --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
-        if "skipped" in r or "error" in r:
+        if not any(k in r for k in ("one_match_peak_kib", "logging_off", "logging_off_overhead",
+                                    "simulation_memory")):
             continue
-        sm = r["simulation_memory"]
-        memory = (f"{sm['error']} ({sm['games']:,} games)" if "error" in sm else
-                  f"{sm['peak_rss_kib_after_tenth']:,} → {sm['peak_rss_kib_after_all']:,} "
-                  f"({sm['games']:,} games; "
-                  f"{sm['peak_rss_kib_after_all'] - sm['peak_rss_kib_after_tenth']:+,} KiB)")
+        memory = _memory_cell(r.get("simulation_memory"))
         lo = r.get("logging_off")
-        if lo:
+        if "logging_off" not in r and "logging_off_overhead" not in r:
+            paired = direct = "n/a"
+        elif lo:
             p = lo["paired"]
             paired = (f"{p['median']:+.2%} ({p['q1']:+.2%} … {p['q3']:+.2%}; {p['n']} × "
                       f"{lo['games_per_round']})")
@@ -930,7 +1086,7 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         else:
             paired, direct = f"{r['logging_off_overhead']:+.1%}", "n/a"
         lines.append(
-            f"| {label} | {r['one_match_peak_kib']:,.0f} | {memory} | {paired} | {direct} |"
+            f"| {label} | {_fmt(r.get('one_match_peak_kib'))} | {memory} | {paired} | {direct} |"
         )
     lines += [
         "",
@@ -947,7 +1103,7 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for label, r in configs.items():
-        if "skipped" in r or "error" in r:
+        if "simulate" not in r:
             continue
         sim = r["simulate"]
         if "speedups" not in sim:  # a result file from before these fields
@@ -1019,9 +1175,36 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
     return "\n".join(lines)
 
 
+def _one_line(x: Any) -> str:
+    """Free text (an error message) on one line."""
+    return " ".join(str(x).split())
+
+
+def _cell(x: Any) -> str:
+    """Free text (an error message) made safe for one Markdown table cell or line."""
+    return _one_line(x).replace("|", "\\|")
+
+
 def _events_pair(f: dict[str, Any]) -> str:
     pair = f.get("events_per_decision_first_last")
     return f"{pair[0]:.1f} / {pair[1]:.1f}" if pair else "n/a"
+
+
+def _memory_cell(sm: dict[str, Any] | None) -> str:
+    """The simulation memory figure: blocks and RSS (older files: the peak RSS only)."""
+    if sm is None:
+        return "n/a"
+    if "error" in sm:
+        return f"{_cell(sm['error'])} ({sm['games']:,} games)"
+    if "blocks_after_all" not in sm:  # a file from before the blocks were counted
+        return (f"peak RSS {sm['peak_rss_kib_after_tenth']:,} → {sm['peak_rss_kib_after_all']:,} "
+                f"({sm['games']:,} games; "
+                f"{sm['peak_rss_kib_after_all'] - sm['peak_rss_kib_after_tenth']:+,} KiB)")
+    per = sm["blocks_per_game_second_half"]
+    per_text = "n/a" if per is None else f"{per:+.2f}"
+    return (f"{sm['blocks_after_tenth']:,} → {sm['blocks_after_half']:,} → "
+            f"{sm['blocks_after_all']:,} ({per_text} per game); RSS {sm['rss_kib_after_tenth']:,} "
+            f"→ {sm['rss_kib_after_all']:,} ({sm['rss_growth_kib']:+,} KiB; {sm['games']:,} games)")
 
 
 def _work_matched_cell(f: dict[str, Any]) -> str:
@@ -1140,6 +1323,12 @@ def _targets(configs: dict[str, Any]) -> list[str]:
             if mix is None:
                 lines.append(f"| {label} flatness ≥ 0.8 (mix-adjusted) | no game of ≥ "
                              f"{_FLAT_MIN_DECISIONS} decisions | not measurable |")
+            elif f["games_pooled"] < _FLAT_MIN_POOLED:
+                lines.append(f"| {label} flatness ≥ 0.8 (mix-adjusted) | {_near(mix, 0.8, 3)} "
+                             f"(raw {_fmt(f['raw_first_over_last'], '.2f')}; "
+                             f"{f['games_pooled']} games) | not measurable: only "
+                             f"{f['games_pooled']} games pooled; run longer with "
+                             "--flat-seconds |")
             else:
                 iv = f.get("mix_adjusted_interval_90")
                 if iv is None:
@@ -1175,7 +1364,22 @@ def _targets(configs: dict[str, Any]) -> list[str]:
             lines.append(f"| {label} logging off < 2 % "
                          f"| {_near(r['logging_off_overhead'], 0.02, 2, '+f', 100)} % (unpaired) "
                          f"| {'yes' if r['logging_off_overhead'] < 0.02 else 'no'} |")
-        sim = r["simulate"]
+        sm = r.get("simulation_memory")
+        if sm is not None and "grows" in sm:
+            per = sm["blocks_per_game_second_half"]
+            grows = sm["grows"]
+            lines.append(
+                f"| {label} simulation memory does not grow with games "
+                f"| {'n/a' if per is None else f'{per:+.2f}'} allocated blocks per game over "
+                f"the second half of {sm['games']:,} games (RSS {sm['rss_growth_kib']:+,} KiB "
+                f"from a tenth to all) "
+                f"| {'not measurable (too few games)' if grows is None else 'no' if grows else 'yes'} |")
+        elif sm is not None and "error" in sm:
+            lines.append(f"| {label} simulation memory does not grow with games "
+                         f"| {_cell(sm['error'])} | not measured |")
+        sim = r.get("simulate")
+        if sim is None:  # the configuration failed before this figure
+            continue
         s = sim["speedup_2_over_1"]
         if sim.get("idle_enough") is True:
             met = "yes" if s >= 1.8 else "no"
@@ -1232,7 +1436,7 @@ def _load_results(path: str, what: str, *, full: bool) -> dict[str, Any]:
     """Read a results JSON written by this script and check its shape.
 
     ``full``: the file must be renderable (``machine``, ``when``, ``configs``); otherwise
-    (a baseline) a JSON object with a ``configs`` object is enough.
+    (a baseline) a JSON object with a ``configs`` object of objects is enough.
 
     Raises:
         ResultsError: the file is missing, unreadable, not JSON or of the wrong shape.
@@ -1253,6 +1457,13 @@ def _load_results(path: str, what: str, *, full: bool) -> dict[str, Any]:
     if not isinstance(data.get("configs"), dict):
         raise ResultsError(f"{what} {path}: no \"configs\" object; not a results file of "
                            "benchmarks/run.py")
+    for label, figures in data["configs"].items():
+        # what rendering reads of each configuration (the before/after table reads only
+        # numbers inside it, and leaves out whatever is missing or not a number)
+        if not isinstance(figures, dict):
+            raise ResultsError(f"{what} {path}: configs[{label!r}] is not an object (found "
+                               f"{type(figures).__name__}); not a results file of "
+                               "benchmarks/run.py")
     if full:
         machine = data.get("machine")
         if (not isinstance(machine, dict)
@@ -1268,19 +1479,73 @@ def _load_results(path: str, what: str, *, full: bool) -> dict[str, Any]:
 
 
 def _unwritable(path: str) -> str | None:
-    """Why ``path`` cannot be written now (None when it can): a directory, a missing or
-    read-only parent directory, or a read-only existing file."""
+    """Why ``path`` cannot be written now (None when it can): a directory, a missing parent
+    directory, an existing file that cannot be opened for writing, or a directory in which
+    no file can be created.
+
+    It tries rather than asks: ``os.access`` answers for the real user and says yes to root
+    on directories that still refuse a new file (pseudo file systems, immutable or
+    root-squashed directories), and a full run would measure for minutes before failing.
+    An existing file is opened for appending (which changes nothing in it); for a new one,
+    a probe file is created beside it and removed.
+    """
     p = Path(path)
     if p.is_dir():
         return "is a directory"
     parent = p.parent
     if not parent.is_dir():
         return f"the directory {parent} does not exist"
-    if not os.access(parent, os.W_OK | os.X_OK):
-        return f"the directory {parent} is not writable"
-    if p.exists() and not os.access(p, os.W_OK):
-        return "the file is not writable"
+    if p.exists():  # writing it truncates it in place: the directory's rights do not matter
+        try:
+            fd = os.open(p, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
+        except OSError as exc:
+            return f"the file is not writable ({exc.strerror or exc})"
+        os.close(fd)
+        return None
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".tcgcore-bench-probe-", dir=parent)
+    except OSError as exc:
+        return f"the directory {parent} is not writable ({exc.strerror or exc})"
+    os.close(fd)
+    try:
+        os.unlink(probe)
+    except OSError:
+        pass
     return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (after resolving symlinks; hard links too, when both
+    exist)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _read_notes(path: str) -> str:
+    """The text of a notes file (UTF-8 text).
+
+    Raises:
+        ResultsError: missing, a directory, unreadable, or not UTF-8 text.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise ResultsError(f"--notes {path}: is a directory") from None
+    except FileNotFoundError:
+        raise ResultsError(f"--notes {path}: no such file") from None
+    except OSError as exc:
+        raise ResultsError(f"--notes {path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = "\0"
+    if "\0" in text:
+        raise ResultsError(f"--notes {path}: not a UTF-8 text file")
+    return text
 
 
 def _write_or_fall_back(path: str, text: str, what: str) -> bool:
@@ -1308,7 +1573,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--configs", nargs="*", default=None, metavar="LABEL",
                         help=f"configurations to run (default all: {', '.join(map(repr, CONFIGS))}; "
-                             "quote labels with spaces)")
+                             "quote labels with spaces); fewer than all write partial.json and "
+                             "partial.md under benchmarks/results by default")
     parser.add_argument("--repeats", type=_positive_int, default=None,
                         help="playout repeats (default 5; --quick 2)")
     parser.add_argument("--seconds", type=_positive_float, default=None,
@@ -1344,15 +1610,19 @@ def _parser() -> argparse.ArgumentParser:
                         help="skip the peer engines (OpenSpiel, RLCard)")
     parser.add_argument("--out", default=None,
                         help="where to write the results JSON (with --render-only: read it); "
-                             "default benchmarks/results/latest.json, or quick.json with --quick")
+                             "default benchmarks/results/latest.json, or quick.json with --quick, "
+                             "or partial.json with --configs naming fewer than all")
     parser.add_argument("--markdown", default=None,
-                        help="where to write the Markdown report; default docs/performance.md, "
-                             "or benchmarks/results/quick.md with --quick (a quick look does not "
-                             "replace the recorded figures)")
+                        help="where to write the Markdown report (not the --out file); default "
+                             "docs/performance.md, or benchmarks/results/quick.md with --quick, "
+                             "or benchmarks/results/partial.md with --configs naming fewer than "
+                             "all (a quick look or a partial run does not replace the recorded "
+                             "figures)")
     parser.add_argument("--baseline", default=None,
                         help="an earlier results JSON; adds a before/after table")
-    parser.add_argument("--notes", default=str(ROOT / "benchmarks" / "notes.md"),
-                        help="hand-written notes copied into the markdown (if the file exists)")
+    parser.add_argument("--notes", default=None,
+                        help="hand-written notes (UTF-8 text) copied into the markdown; default "
+                             "benchmarks/notes.md when it exists; '' for none")
     parser.add_argument("--label", default="",
                         help="a name for this run, stored in the JSON (e.g. 'before issue 8')")
     parser.add_argument("--render-only", action="store_true",
@@ -1364,20 +1634,46 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv``, check every input and output up front, measure, write, summarise.
 
-    Exit status: 0 done; 1 a finished run could not be written where asked (it was written to
-    the temporary directory instead, when possible); 2 bad arguments or input files (nothing
-    measured).
+    Exit status: 0 done; 1 the run finished but something went wrong after measuring began
+    (a configuration's figure failed, the report could not be rendered, or a file could not be
+    written where asked and went to the temporary directory instead, when possible); 2 bad
+    arguments or input files (nothing measured).
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.configs is not None:
+        if args.render_only:
+            parser.error("--configs: not with --render-only (it renders every configuration "
+                         "of the --out file)")
+        unknown = [c for c in args.configs if c not in CONFIGS]
+        if unknown:
+            parser.error(f"--configs: unknown configuration {unknown[0]!r}; valid: "
+                         f"{', '.join(map(repr, CONFIGS))} (quote labels with spaces)")
+        if not args.configs:
+            parser.error(f"--configs: name at least one of {', '.join(map(repr, CONFIGS))}")
+        args.configs = list(dict.fromkeys(args.configs))  # each once, in the order given
+    # a run of some configurations only is not the record: written beside it, like --quick
+    partial = args.configs is not None and set(args.configs) != set(CONFIGS)
     results_dir = ROOT / "benchmarks" / "results"
+    defaulted = []
     if args.out is None:
-        args.out = str(results_dir / ("quick.json" if args.quick else "latest.json"))
+        name = "quick.json" if args.quick else "partial.json" if partial else "latest.json"
+        args.out = str(results_dir / name)
+        defaulted.append(args.out)
     if args.markdown is None:
         args.markdown = str(results_dir / "quick.md" if args.quick
+                            else results_dir / "partial.md" if partial
                             else ROOT / "docs" / "performance.md")
+        defaulted.append(args.markdown)
+    if _same_file(args.out, args.markdown):
+        parser.error(f"--markdown {args.markdown}: the same file as --out {args.out}; the "
+                     "report would overwrite the results JSON")
     baseline: dict[str, Any] | None = None
     try:
+        if args.notes is None:  # the default notes file is optional
+            default_notes = ROOT / "benchmarks" / "notes.md"
+            args.notes = str(default_notes) if default_notes.exists() else ""
+        notes = _read_notes(args.notes) if args.notes else ""
         if args.baseline:
             baseline = _load_results(args.baseline, "--baseline", full=False)
         loaded = (_load_results(args.out, "--out", full=True) if args.render_only else None)
@@ -1389,14 +1685,11 @@ def main(argv: list[str] | None = None) -> int:
         if why:
             parser.error(f"{flag} {path}: cannot write there ({why})")
     if loaded is not None:
-        return _render(args, loaded, baseline, parser)
-    if args.configs is not None:
-        unknown = [c for c in args.configs if c not in CONFIGS]
-        if unknown:
-            parser.error(f"--configs: unknown configuration {unknown[0]!r}; valid: "
-                         f"{', '.join(map(repr, CONFIGS))} (quote labels with spaces)")
-        if not args.configs:
-            parser.error(f"--configs: name at least one of {', '.join(map(repr, CONFIGS))}")
+        return _render(args, loaded, baseline, parser, notes)
+    if partial and not args.quick and defaulted:
+        print(f"note: --configs names only some configurations: writing {' and '.join(defaulted)}"
+              " (ignored by git), not the recorded figures; give --out / --markdown to choose",
+              file=sys.stderr)
     for key, value in (_QUICK_SIZES if args.quick else _FULL_SIZES).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
@@ -1417,15 +1710,28 @@ def main(argv: list[str] | None = None) -> int:
         "configs": {},
         "peers": {},
     }
+    failed = False
     for label in labels:
         print(f"benchmarking {label} …", file=sys.stderr)
         if CONFIGS[label][0] not in installed:
             results["configs"][label] = {"skipped": f"the game {CONFIGS[label][0]!r} is not installed"}
             continue
+        # one broken figure must lose neither the figures measured before it nor the other
+        # configurations: keep them, say so now, and exit with status 1 at the end
         try:
             results["configs"][label] = bench_config(label, args.repeats, args.seconds, sizes)
-        except Exception as exc:  # one broken configuration must not lose the others' figures
-            results["configs"][label] = {"error": f"{type(exc).__name__}: {exc}"}
+        except FigureError as exc:
+            failed = True
+            why = _one_line(f"{type(exc.cause).__name__}: {exc.cause}")
+            results["configs"][label] = {**exc.partial, "error": f"{exc.figure}: {why}",
+                                         "failed_figure": exc.figure}
+            print(f"error: {label}: the figure {exc.figure} failed ({why}); the figures "
+                  "measured before it are kept", file=sys.stderr)
+        except Exception as exc:
+            failed = True
+            why = _one_line(f"{type(exc).__name__}: {exc}")
+            results["configs"][label] = {"error": why, "failed_figure": None}
+            print(f"error: {label}: failed ({why})", file=sys.stderr)
     if not args.no_peers:
         print("benchmarking peers …", file=sys.stderr)
         results["peers"] = {"openspiel": peers.openspiel(args.seconds / 2),
@@ -1435,10 +1741,9 @@ def main(argv: list[str] | None = None) -> int:
     results["machine"]["compiled_modules"] = compiled_modules()
     if args.baseline:
         results["baseline"] = args.baseline
-    if not _write_or_fall_back(args.out, json.dumps(results, indent=2) + "\n", "results JSON"):
-        _render(args, results, baseline, parser)
-        return 1
-    return _render(args, results, baseline, parser)
+    json_ok = _write_or_fall_back(args.out, json.dumps(results, indent=2) + "\n", "results JSON")
+    status = _render(args, results, baseline, parser, notes, json_written=json_ok)
+    return 1 if failed or not json_ok else status
 
 
 def compiled_modules() -> list[str]:
@@ -1449,30 +1754,64 @@ def compiled_modules() -> list[str]:
     return tcgcore.compiled_modules()
 
 
+#: what rendering a damaged or hand-edited results file may raise
+_RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
+                  ZeroDivisionError)
+
+
 def _render(args: argparse.Namespace, results: dict[str, Any], baseline: dict[str, Any] | None,
-            parser: argparse.ArgumentParser) -> int:
+            parser: argparse.ArgumentParser, notes: str, *, json_written: bool = False) -> int:
     """Write the markdown for ``results`` (with the baseline and the notes, when given) and
-    print a short summary: where the files are, and the targets."""
+    print a short summary: what was written where, and the targets.
+
+    With ``--render-only`` a file that cannot be rendered is a bad input (exit status 2,
+    naming the file at fault: the baseline when the report renders without it, else the
+    ``--out`` file). After measuring (``json_written``: whether the results JSON reached
+    ``--out``), a failure to render is reported and gives status 1, never 2: a bad baseline
+    leaves the report without its before/after table, a failure in the results themselves
+    leaves no report (the figures are in the JSON).
+    """
     base_path = args.baseline or results.get("baseline")
-    if baseline is None and base_path:
+    base_name = f"--baseline {args.baseline}"
+    if baseline is None and isinstance(base_path, str) and base_path:
         # a baseline named inside a results file: optional, so a missing one is only a warning
+        base_name = f"baseline {base_path} (named in the results)"
         try:
             baseline = _load_results(base_path, "baseline (named in the results)", full=False)
         except ResultsError as exc:
             print(f"warning: {exc}; no before/after table", file=sys.stderr)
-    notes_path = Path(args.notes) if args.notes else None
-    notes = notes_path.read_text() if notes_path is not None and notes_path.is_file() else ""
+    status = 0
+    text: str | None
     try:
         text = _markdown(results, baseline, notes)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        parser.error(f"{'--out ' + args.out if args.render_only else 'results'}: cannot render it "
-                     f"({type(exc).__name__}: {exc}); not a complete results file of "
-                     "benchmarks/run.py?")
+    except _RENDER_ERRORS as exc:
+        why = f"{type(exc).__name__}: {exc}"
+        text = None
+        if baseline is not None:  # is the baseline at fault? then the results render alone
+            try:
+                text = _markdown(results, None, notes)
+            except _RENDER_ERRORS:
+                text = None
+        if args.render_only:
+            bad = base_name if text is not None else f"--out {args.out}"
+            parser.error(f"{bad}: cannot render it ({why}); not a complete results file of "
+                         "benchmarks/run.py?")
+        where = (args.out if json_written else "the temporary file named above")
+        if text is None:
+            print(f"error: cannot render the Markdown report of this run ({why}); no report "
+                  f"written; the measured figures are in {where}", file=sys.stderr)
+            if json_written:
+                print(f"wrote {args.out}")
+            return 1
+        print(f"error: {base_name}: cannot render the before/after table ({why}); the report "
+              "has none", file=sys.stderr)
+        status = 1
     ok = _write_or_fall_back(args.markdown, text, "Markdown report")
-    if ok:
-        print(f"wrote {args.markdown}" + ("" if args.render_only else f" and {args.out}"))
+    wrote = [path for path, done in ((args.markdown, ok), (args.out, json_written)) if done]
+    if wrote:  # only what reached the asked path; a fallback was named on stderr
+        print("wrote " + " and ".join(wrote))
     print("\n".join(_targets(results["configs"])[1:]))
-    return 0 if ok else 1
+    return status if ok else 1
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import os
 import re
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,6 +30,8 @@ def _load() -> ModuleType:
 
 
 run = _load()
+#: the real measuring function (the fixture below replaces it in every test)
+_bench_config = run.bench_config
 
 
 @pytest.fixture(autouse=True)
@@ -184,6 +187,8 @@ def test_seconds_must_be_positive(flag: str, value: str, tmp_path: Path,
     ([1, 2], "found a list"),
     ({}, '"configs"'),
     ({"configs": []}, '"configs"'),
+    ({"configs": {"sparks": 5}}, "configs['sparks'] is not an object (found int)"),
+    ({"configs": {"sparks": {}, "guimi_revival": [1]}}, "configs['guimi_revival']"),
 ])
 def test_bad_baseline_is_refused_before_measuring(
         content: Any, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -194,6 +199,77 @@ def test_bad_baseline_is_refused_before_measuring(
                       capsys)
     line = _error_line(err)
     assert code == 2 and "--baseline" in line and says in line
+
+
+def test_a_malformed_baseline_is_named_with_render_only_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path / "r.json", _results())
+    base = _write(tmp_path / "base.json", {"configs": {"guimi_revival": 5}})
+    code, err = _exit(["--render-only", *_outputs(tmp_path), "--baseline", base], capsys)
+    line = _error_line(err)
+    assert code == 2 and f"--baseline {base}" in line and "--out" not in line
+    assert not (tmp_path / "r.md").exists()
+
+
+def test_odd_figures_in_a_baseline_are_left_out_of_the_comparison(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = _results()
+    old.update(label=7, when=["not", "a", "date"])
+    cfg = old["configs"]["guimi_revival"]
+    cfg.update(clone_us="fast", view_us=10 ** 400, decode_msgpack_us=True)
+    cfg["random_playout"] = 5
+    base = _write(tmp_path / "base.json", old)
+    text, _ = _render(_results(), tmp_path, capsys, "--baseline", base)
+    rows = [line for line in text[text.index("## Before and after"):].splitlines()
+            if line.startswith("| guimi_revival |")]
+    assert any("encode msgpack µs" in row for row in rows)      # good figures still compared
+    for name in ("| clone µs |", "| view µs |", "decode msgpack", "no event history"):
+        assert not any(name in row for row in rows), name
+
+
+def test_a_baseline_that_cannot_be_rendered_is_the_file_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+        raise TypeError("odd baseline")
+
+    monkeypatch.setattr(run, "_comparison", broken)
+    _write(tmp_path / "r.json", _results())
+    base = _write(tmp_path / "base.json", _old_results())
+    code, err = _exit(["--render-only", *_outputs(tmp_path), "--baseline", base], capsys)
+    line = _error_line(err)
+    assert code == 2 and f"--baseline {base}" in line and "odd baseline" in line
+    assert "--out" not in line
+
+
+def test_a_bad_baseline_after_measuring_leaves_only_the_comparison_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(results: dict[str, Any], baseline: dict[str, Any]) -> list[str]:
+        raise TypeError("odd baseline")
+
+    monkeypatch.setattr(run, "_comparison", broken)
+    monkeypatch.setattr(run, "bench_config", lambda *a: {"skipped": "stub"})
+    base = _write(tmp_path / "base.json", _old_results())
+    code = run.main(["--configs", "sparks", "--no-peers", "--baseline", base, *_outputs(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 1                                   # 2 would mean "nothing measured"
+    assert f"--baseline {base}: cannot render the before/after table" in captured.err
+    text = (tmp_path / "r.md").read_text()
+    assert "## Throughput" in text and "## Before and after" not in text
+    assert f"wrote {tmp_path / 'r.md'} and {tmp_path / 'r.json'}" in captured.out
+
+
+def test_a_render_failure_after_measuring_keeps_the_json_and_exits_1(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(run, "bench_config", lambda *a: {"random_playout": {}})
+    code = run.main(["--configs", "sparks", "--no-peers", *_outputs(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 1
+    written = json.loads((tmp_path / "r.json").read_text())
+    assert written["configs"] == {"sparks": {"random_playout": {}}}
+    assert "cannot render the Markdown report" in captured.err
+    assert f"the measured figures are in {tmp_path / 'r.json'}" in captured.err
+    assert not (tmp_path / "r.md").exists()
+    assert captured.out.strip() == f"wrote {tmp_path / 'r.json'}"
 
 
 # ---- 4. output paths, checked up front; a late failure falls back to the temp dir
@@ -252,6 +328,221 @@ def test_a_late_write_failure_keeps_the_run_in_the_temp_dir(
         assert json.loads(fallback.read_text())["configs"] == {"sparks": {"skipped": "stub"}}
     finally:
         fallback.unlink()
+
+
+@pytest.mark.parametrize("how", ["same", "dotted", "symlink", "render-only"])
+def test_markdown_and_out_must_be_different_files(
+        how: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.json"
+    markdown = str(out)
+    if how == "dotted":
+        markdown = str(tmp_path / "sub" / ".." / "r.json")
+    elif how == "symlink":
+        (tmp_path / "r.md").symlink_to(out)   # dangling until the JSON is written
+        markdown = str(tmp_path / "r.md")
+    extra = ["--configs", "sparks"]
+    if how == "render-only":
+        _write(out, _results())
+        extra = ["--render-only"]
+    code, err = _exit([*extra, "--out", str(out), "--markdown", markdown, "--notes", ""], capsys)
+    line = _error_line(err)
+    assert code == 2 and "--markdown" in line and "the same file as --out" in line
+    if how == "render-only":
+        assert json.loads(out.read_text()) == _results()
+    else:
+        assert not out.exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_json_write_that_fails_is_not_claimed_as_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(run, "bench_config", lambda *a: {"skipped": "stub"})
+    code = run.main(["--configs", "sparks", "--no-peers", "--out", "/dev/full",
+                     "--markdown", str(tmp_path / "r.md"), "--notes", ""])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert f"wrote {tmp_path / 'r.md'}" in captured.out and "/dev/full" not in captured.out
+    found = re.search(r"cannot write the results JSON to /dev/full \(.*\); wrote it to (\S+) "
+                      "instead", captured.err)
+    assert found, captured.err
+    Path(found.group(1)).unlink()
+
+
+@pytest.mark.skipif(not Path("/sys").is_dir(), reason="needs Linux's /sys")
+def test_a_directory_refusing_new_files_is_refused_up_front_even_for_root(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # for root, os.access calls /sys writable; creating a file there fails all the same
+    target = "/sys/tcgcore-bench-r.json"
+    code, err = _exit(["--configs", "sparks", "--out", target, "--markdown", str(tmp_path / "r.md"),
+                       "--notes", ""], capsys)
+    line = _error_line(err)
+    assert code == 2 and f"--out {target}" in line and "not writable" in line
+    assert not Path(target).exists()
+
+
+def test_the_write_probe_leaves_nothing_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(run, "bench_config", lambda *a: {"skipped": "stub"})
+    (tmp_path / "r.md").write_text("old report")   # an existing file is opened, not replaced
+    assert run._unwritable(str(tmp_path / "r.md")) is None
+    assert (tmp_path / "r.md").read_text() == "old report"
+    assert run.main(["--configs", "sparks", "--no-peers", *_outputs(tmp_path)]) == 0
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["r.json", "r.md"]
+
+
+# ---- notes, checked up front
+
+@pytest.mark.parametrize(("make", "says"), [
+    ("missing", "no such file"),
+    ("directory", "is a directory"),
+    ("binary", "not a UTF-8 text file"),
+    ("nul", "not a UTF-8 text file"),
+    ("unreadable", "cannot read it"),
+])
+def test_a_bad_notes_file_is_refused_before_measuring(
+        make: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.md"
+    if make == "directory":
+        path.mkdir()
+    elif make == "binary":
+        path.write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe\x00\x00")
+    elif make == "nul":
+        path.write_bytes(b"findings\x00more")
+    elif make == "unreadable":
+        if os.name != "posix" or os.geteuid() == 0:
+            pytest.skip("needs POSIX permissions and a user other than root")
+        path.write_text("notes")
+        path.chmod(0)
+    argv = ["--configs", "sparks", *_outputs(tmp_path)]
+    argv[argv.index("--notes") + 1] = str(path)
+    code, err = _exit(argv, capsys)
+    line = _error_line(err)
+    assert code == 2 and f"--notes {path}" in line and says in line
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_notes_are_copied_and_the_default_notes_file_is_optional(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    notes = _write(tmp_path / "n.md", "Findings: the décor is fine.")
+    text, _ = _render(_results(), tmp_path, capsys, "--notes", notes)
+    assert "Findings: the décor is fine." in text
+    monkeypatch.setattr(run, "ROOT", tmp_path)      # no benchmarks/notes.md there
+    _write(tmp_path / "r.json", _results())
+    out = ["--out", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "r.md")]
+    assert run.main(["--render-only", *out]) == 0
+    (tmp_path / "benchmarks").mkdir()
+    _write(tmp_path / "benchmarks" / "notes.md", "Default notes.")
+    assert run.main(["--render-only", *out]) == 0
+    assert "Default notes." in (tmp_path / "r.md").read_text()
+
+
+# ---- a configuration that fails part-way
+
+def test_a_failing_figure_keeps_the_figures_measured_before_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    partial = _config()
+    del partial["simulate"], partial["simulation_memory"]
+
+    def bench(label: str, repeats: int, seconds: float, sizes: dict[str, Any]) -> dict[str, Any]:
+        raise run.FigureError("simulate", partial, RuntimeError("no\nworkers | today"))
+
+    monkeypatch.setattr(run, "bench_config", bench)
+    code = run.main(["--configs", "guimi_revival", "--no-peers", *_outputs(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 1                                   # after writing everything
+    cfg = json.loads((tmp_path / "r.json").read_text())["configs"]["guimi_revival"]
+    assert cfg["failed_figure"] == "simulate"
+    assert cfg["error"] == "simulate: RuntimeError: no workers | today"
+    assert cfg["clone_us"] == 30.0 and cfg["logging_off"] == partial["logging_off"]
+    errors = [line for line in captured.err.splitlines() if "error" in line]
+    assert errors == ["error: guimi_revival: the figure simulate failed (RuntimeError: no workers "
+                      "| today); the figures measured before it are kept"]
+    text = (tmp_path / "r.md").read_text()
+    assert "**Failed.** guimi_revival: simulate: RuntimeError: no workers \\| today." in text
+    assert "| guimi_revival | 20,500" in text and "| 12.5 / 145.0 (5,600) |" in text
+    workers = text[text.index("## Workers"):text.index("## Peers")]
+    assert "| guimi_revival |" not in workers
+    assert "flatness ≥ 0.8" in captured.out and "2 workers" not in captured.out
+    assert f"wrote {tmp_path / 'r.md'} and {tmp_path / 'r.json'}" in captured.out
+
+
+def test_a_configuration_failing_outright_is_reported_and_the_others_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def bench(label: str, repeats: int, seconds: float, sizes: dict[str, Any]) -> dict[str, Any]:
+        if label == "sparks":
+            raise ValueError("bad setup")
+        return _config()
+
+    monkeypatch.setattr(run, "bench_config", bench)
+    code = run.main(["--configs", "sparks", "guimi_revival", "--no-peers", *_outputs(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 1
+    configs = json.loads((tmp_path / "r.json").read_text())["configs"]
+    assert configs["sparks"] == {"error": "ValueError: bad setup", "failed_figure": None}
+    assert configs["guimi_revival"] == _config()
+    assert "error: sparks: failed (ValueError: bad setup)" in captured.err
+    assert "| sparks | ValueError: bad setup |" in (tmp_path / "r.md").read_text()
+
+
+def test_bench_config_names_the_figure_that_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    figures = {"decisions_per_cpu_s": 100.0, "games_per_cpu_s": 1.0, "decisions_per_s": 90.0,
+               "games_per_s": 0.9}
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("no mid-game")
+
+    monkeypatch.setattr(run, "_playouts", lambda *a, **k: dict(figures))
+    monkeypatch.setattr(run, "_midgame", broken)
+    with pytest.raises(run.FigureError) as info:
+        _bench_config("sparks", 2, 0.01, {})   # the real one, on stubbed figures
+    assert info.value.figure == "midgame_match"
+    assert isinstance(info.value.cause, RuntimeError)
+    partial = info.value.partial
+    assert partial["random_playout"]["decisions_per_cpu_s"]["median"] == 100.0
+    assert partial["keeping_events_cost"] == 0.0
+    assert "clone_us" not in partial and "error" not in partial
+
+
+# ---- the replay figure: repeated, the median reported
+
+def test_replay_is_repeated_for_a_minimum_of_cpu_time_and_calls(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[object] = []
+
+    class Record:
+        decisions = [None] * 13
+
+    def replay(record: object) -> None:
+        calls.append(record)
+        end = time.process_time() + 0.001
+        while time.process_time() < end:
+            pass
+
+    monkeypatch.setattr(run.tcgcore, "replay", replay)
+    monkeypatch.setattr(run, "_REPLAY_MIN_CPU_S", 0.02)
+    got = run._replay_rates(Record())
+    assert got["replay_repeats"] == len(calls) >= 15
+    assert got["replay_decisions"] == 13
+    assert 13 / 0.002 < got["replay_decisions_per_cpu_s"] <= 13 / 0.001
+    assert got["replay_decisions_per_s"] is not None and got["replay_decisions_per_s"] > 0
+    calls.clear()
+    monkeypatch.setattr(run, "_REPLAY_MIN_CPU_S", 1e-9)
+    assert run._replay_rates(Record())["replay_repeats"] == len(calls) == 5
+
+
+def test_replay_is_compared_only_between_repeated_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = _results()                       # one replay call: no replay_repeats
+    base = _write(tmp_path / "base.json", old)
+    new = _results()
+    new["configs"]["guimi_revival"]["replay_repeats"] = 400
+    text, _ = _render(new, tmp_path, capsys, "--baseline", base)
+    assert "replay verify" not in text[text.index("## Before and after"):]
+    old["configs"]["guimi_revival"]["replay_repeats"] = 300
+    _write(tmp_path / "base.json", old)
+    text, _ = _render(new, tmp_path, capsys, "--baseline", base)
+    assert ("| guimi_revival | replay verify decisions per CPU-second (median of repeats) "
+            "| 16,000 | 16,000 | 1.00× |") in text
 
 
 # ---- 5. --render-only with a bad --out file
@@ -372,6 +663,20 @@ def test_flatness_breakdown_only_where_below_the_target(
     assert "| rare |" not in text                  # kinds under 1 % of decisions left out
 
 
+def test_no_flatness_verdict_from_few_pooled_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _results()
+    flat = data["configs"]["guimi_revival"]["flatness_pooled"]
+    flat.update(games_pooled=2, mix_adjusted_first_over_last=0.95,
+                mix_adjusted_interval_90=[0.9, 1.0])
+    _, out = _render(data, tmp_path, capsys)
+    row = next(line for line in out.splitlines() if "flatness ≥ 0.8" in line)
+    assert row.endswith("| not measurable: only 2 games pooled; run longer with --flat-seconds |")
+    flat["games_pooled"] = 10
+    _, out = _render(data, tmp_path, capsys)
+    assert next(line for line in out.splitlines() if "flatness ≥ 0.8" in line).endswith("| yes |")
+
+
 def test_flatness_reports_each_kind_it_compares() -> None:
     f = run._flatness("sparks", None, {}, 0.05, 8)
     assert f is not None and f["games_pooled"] >= 1
@@ -405,6 +710,14 @@ def test_work_matched_flatness_compares_cells_of_equal_work() -> None:
     assert run._work_matched([{}], {}, 0) == (None, 0.0)
 
 
+def test_flatness_takes_the_clock_reads_out_of_every_figure() -> None:
+    overhead = run._clock_overhead_s()
+    assert 0.0 < overhead < 50e-6 and run._clock_overhead_s() == overhead  # measured once
+    f = run._flatness("sparks", None, {}, 0.05, 8)
+    assert f is not None and f["clock_overhead_us"] == pytest.approx(overhead * 1e6)
+    assert all(t >= 0.0 for _, t, _ in run._timed_game("sparks", None, {}, 3))
+
+
 def test_flatness_reports_the_work_matched_figure(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = run._flatness("sparks", None, {}, 0.05, 8)
@@ -420,6 +733,39 @@ def test_flatness_reports_the_work_matched_figure(
     text, _ = _render(data, tmp_path, capsys)
     assert "| 0.95 | 0.912 (0.850–0.970; 74.4 %) |" in text
     assert "(raw 0.83; work-matched 0.912; 10 games)" in text
+
+
+def test_simulation_memory_counts_blocks_at_a_tenth_half_and_all() -> None:
+    sm = run._simulation_memory("sparks", None, {}, 40)
+    assert sm["checkpoints"] == [10, 20, 40]  # the end of the first chunk past each mark
+    assert sm["grows"] is False and sm["blocks_per_game_second_half"] < 1.0
+    assert sm["rss_kib_after_all"] > 0 and sm["peak_rss_kib_after_all"] > 0
+    # fewer than ten games: the first checkpoint is the first game, never game 0
+    assert run._simulation_memory("sparks", None, {}, 3)["checkpoints"][0] >= 1
+    bad = run._simulation_memory("sparks", None, {"colour": 1}, 20)
+    assert "unknown option" in bad["error"]
+
+
+def test_simulation_memory_verdict_and_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _results()
+    text, _ = _render(data, tmp_path, capsys)  # an old file: the peak RSS only, no verdict
+    assert "peak RSS 60,000 → 60,512 (1,000 games; +512 KiB)" in text
+    assert "simulation memory does not grow" not in text
+    sm = {"games": 1000, "checkpoints": [100, 500, 1000], "blocks_after_tenth": 130_000,
+          "blocks_after_half": 130_010, "blocks_after_all": 134_010,
+          "blocks_per_game_second_half": 8.0, "grows": True, "rss_kib_after_tenth": 38_000,
+          "rss_kib_after_all": 39_000, "rss_growth_kib": 1000,
+          "peak_rss_kib_after_tenth": 39_500, "peak_rss_kib_after_all": 39_500}
+    data["configs"]["guimi_revival"]["simulation_memory"] = sm
+    text, _ = _render(data, tmp_path, capsys)
+    assert "130,000 → 130,010 → 134,010 (+8.00 per game); RSS 38,000 → 39,000" in text
+    assert ("| guimi_revival simulation memory does not grow with games | +8.00 allocated "
+            "blocks per game over the second half of 1,000 games (RSS +1,000 KiB from a tenth "
+            "to all) | no |") in text
+    sm.update(blocks_per_game_second_half=0.02, grows=False)
+    text, _ = _render(data, tmp_path, capsys)
+    assert "| +0.02 allocated blocks per game" in text and "to all) | yes |" in text
 
 
 def test_render_with_a_baseline_adds_the_comparison(
@@ -555,3 +901,66 @@ def test_compiled_modules_are_recorded_and_shown(
     text, _ = _render(results, tmp_path, capsys)
     assert ("Compiled modules in this run (mypyc): `tcgcore_arkham_card.rules`; every other "
             "module ran interpreted.") in text
+
+
+# ---- some configurations only, and --configs with --render-only
+
+def _stub_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    (tmp_path / "benchmarks" / "results").mkdir(parents=True)
+    (tmp_path / "docs").mkdir()
+    monkeypatch.setattr(run, "bench_config", lambda *a: {"skipped": "stub"})
+
+
+def _files(root: Path) -> list[str]:
+    return sorted(str(f.relative_to(root)) for f in root.rglob("*") if f.is_file())
+
+
+def test_a_partial_run_writes_beside_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--configs naming fewer than all configurations writes partial.json and partial.md
+    (ignored by git), never latest.json or docs/performance.md, and says so."""
+    _stub_root(tmp_path, monkeypatch)
+    assert run.main(["--configs", "sparks", "arkham_card solo", "--no-peers"]) == 0
+    assert _files(tmp_path) == ["benchmarks/results/partial.json", "benchmarks/results/partial.md"]
+    captured = capsys.readouterr()
+    assert "note: --configs names only some configurations" in captured.err
+    results = tmp_path / "benchmarks" / "results"
+    assert f"wrote {results / 'partial.md'} and {results / 'partial.json'}" in captured.out
+    # an explicit --out leaves the report's default partial too
+    assert run.main(["--configs", "sparks", "--no-peers", "--out", str(tmp_path / "mine.json")]) == 0
+    assert "docs/performance.md" not in _files(tmp_path) and (tmp_path / "mine.json").exists()
+    ignored = (RUN_PY.parent.parent / ".gitignore").read_text().splitlines()
+    assert {"benchmarks/results/partial.json", "benchmarks/results/partial.md"} <= set(ignored)
+
+
+def test_every_configuration_named_writes_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _stub_root(tmp_path, monkeypatch)
+    assert run.main(["--configs", *reversed(list(run.CONFIGS)), "--no-peers"]) == 0
+    assert _files(tmp_path) == ["benchmarks/results/latest.json", "docs/performance.md"]
+    assert "note:" not in capsys.readouterr().err
+
+
+def test_duplicate_configurations_run_once_each_in_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+
+    def bench(label: str, repeats: int, seconds: float, sizes: dict[str, Any]) -> dict[str, Any]:
+        seen.append(label)
+        return {"skipped": "stub"}
+
+    monkeypatch.setattr(run, "bench_config", bench)
+    assert run.main(["--configs", "sparks", "guimi_revival", "sparks", "guimi_revival",
+                     "--no-peers", *_outputs(tmp_path)]) == 0
+    assert seen == ["sparks", "guimi_revival"]
+    assert list(json.loads((tmp_path / "r.json").read_text())["configs"]) == seen
+
+
+def test_configs_with_render_only_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write(tmp_path / "r.json", _results())
+    code, err = _exit(["--render-only", "--configs", "sparks", *_outputs(tmp_path)], capsys)
+    line = _error_line(err)
+    assert code == 2 and "--configs" in line and "--render-only" in line
+    assert not (tmp_path / "r.md").exists()

@@ -137,31 +137,53 @@ def _loop_size(fn: Any, min_time: float) -> int:
         n *= 2
 
 
+class _MicroRounds:
+    """Per-call wall-clock µs of several small operations, timed in interleaved rounds that
+    may be spread over a configuration's run.
+
+    ``fns`` maps a figure's name to ``(function, loop seconds)``; each loop is sized once
+    (:func:`_loop_size`). Each round of :meth:`run` times one loop of every function in
+    turn, so a slow moment of this noisy host spoils one round of every figure rather than
+    all the rounds of one figure; calling :meth:`run` at several points of a long
+    measurement (see :func:`bench_config`) means a slow spell must last minutes to spoil
+    every round."""
+
+    def __init__(self, fns: dict[str, tuple[Any, float]]) -> None:
+        self.fns = fns
+        self.sizes = {name: _loop_size(fn, t) for name, (fn, t) in fns.items()}
+        self.times: dict[str, list[float]] = {name: [] for name in fns}
+
+    def run(self, rounds: int) -> None:
+        """Time ``rounds`` more interleaved rounds."""
+        for _ in range(rounds):
+            for name, (fn, _t) in self.fns.items():
+                n = self.sizes[name]
+                start = time.perf_counter()
+                for _ in range(n):
+                    fn()
+                self.times[name].append((time.perf_counter() - start) / n * 1e6)
+
+    def figures(self) -> dict[str, dict[str, float]]:
+        """Per name, ``best`` (the fastest round: what the code costs when the host lets it
+        run, the usual reading of a micro-benchmark), ``median`` and ``worst`` over the
+        rounds so far, and ``rounds``."""
+        return {name: {"best": min(v), "median": statistics.median(v), "worst": max(v),
+                       "rounds": len(v)}
+                for name, v in self.times.items()}
+
+
 def _micro_us(fns: dict[str, tuple[Any, float]], rounds: int) -> dict[str, dict[str, float]]:
-    """Per-call wall-clock µs of several small operations, timed in interleaved rounds.
-
-    ``fns`` maps a figure's name to ``(function, loop seconds)``. Each round times one loop
-    of every function in turn, so a slow moment of this noisy host spoils one round of every
-    figure rather than all the rounds of one figure. Returns, per name, ``best`` (the fastest
-    round: what the code costs when the host lets it run, the usual reading of a
-    micro-benchmark), ``median`` and ``worst`` over the rounds, and ``rounds``.
-    """
-    sizes = {name: _loop_size(fn, t) for name, (fn, t) in fns.items()}
-    times: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, (fn, _t) in fns.items():
-            n = sizes[name]
-            start = time.perf_counter()
-            for _ in range(n):
-                fn()
-            times[name].append((time.perf_counter() - start) / n * 1e6)
-    return {name: {"best": min(v), "median": statistics.median(v), "worst": max(v),
-                   "rounds": len(v)}
-            for name, v in times.items()}
+    """:class:`_MicroRounds` of ``fns``, ``rounds`` rounds in a row, summarised."""
+    timer = _MicroRounds(fns)
+    timer.run(rounds)
+    return timer.figures()
 
 
-#: interleaved rounds of the clone, codec, save, view, deepcopy and pickle timings
-_MICRO_ROUNDS = 9
+#: interleaved rounds of the clone, codec, save, view, deepcopy and pickle timings, taken in
+#: groups of this many at three points of a configuration's run (before the playouts, after
+#: them, after the flatness games): nine in all
+_MICRO_GROUP = 3
+_MICRO_ROUNDS = 3 * _MICRO_GROUP
 
 
 #: a game joins the flatness pool when it is at least this long (a tenth of it is 2 decisions)
@@ -651,6 +673,38 @@ def _replay_rates(record: Any) -> dict[str, Any]:
             "replay_repeats": repeats, "replay_decisions": n}
 
 
+def _micro_figures(micro: _MicroRounds, mid: Any, mp: bytes, js: bytes,
+                   saved: bytes) -> dict[str, Any]:
+    """The clone, codec, save, view, deepcopy and pickle figures of the rounds so far (the
+    fastest round of each; ``micro_rounds`` keeps best, median and worst), with the mid-game
+    state's sizes."""
+    rounds = micro.figures()
+    best = {name: f["best"] for name, f in rounds.items()}
+    return {
+        "midgame_cards": len(mid.state.cards),
+        "midgame_decision": len(mid.decisions),
+        "clone_us": best["clone_us"],
+        "encode_msgpack_us": best["encode_msgpack_us"],
+        "decode_msgpack_us": best["decode_msgpack_us"],
+        "encode_json_us": best["encode_json_us"],
+        "decode_json_us": best["decode_json_us"],
+        "size_msgpack_bytes": len(mp),
+        "size_json_bytes": len(js),
+        # the public save and load of the whole match (envelope with the header and the
+        # decisions list around the state; loading also checks versions and validates the
+        # state)
+        "save_to_bytes_us": best["save_to_bytes_us"],
+        "load_from_bytes_us": best["load_from_bytes_us"],
+        "save_bytes": len(saved),
+        "view_us": best["view_us"],
+        "deepcopy_us": best["deepcopy_us"],
+        "pickle_roundtrip_us": best["pickle_roundtrip_us"],
+        "clone_speedup_vs_deepcopy": best["deepcopy_us"] / best["clone_us"],
+        # every round of the figures above (best, median, worst): how steady the host was
+        "micro_rounds": rounds,
+    }
+
+
 def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]) -> dict[str, Any]:
     """Every figure of one configuration, measured one after the other.
 
@@ -665,6 +719,29 @@ def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]
         probe = tcgcore.new_match(game, seed=0, players=players, **options)
         if probe.result is not None and probe.result.reason == "skeleton":
             return {"skipped": "the game is a skeleton"}
+        figure = "midgame_match"  # the match the replay, clone, codec and view figures use
+        mid = _midgame(game, players, options)
+        codecs = mid.spec.codecs
+        state = mid.state
+        mp = codecs.mp_enc.encode(state)
+        js = codecs.json_enc.encode(state)
+        record = mid.replay()
+        saved = mid.to_bytes()
+        figure = "clone_codecs_view"
+        micro = _MicroRounds({
+            "clone_us": (mid.clone, 0.04),
+            "encode_msgpack_us": (lambda: codecs.mp_enc.encode(state), 0.04),
+            "decode_msgpack_us": (lambda: codecs.mp_dec.decode(mp), 0.04),
+            "encode_json_us": (lambda: codecs.json_enc.encode(state), 0.04),
+            "decode_json_us": (lambda: codecs.json_dec.decode(js), 0.04),
+            "save_to_bytes_us": (mid.to_bytes, 0.04),
+            "load_from_bytes_us": (lambda: tcgcore.Match.from_bytes(saved), 0.04),
+            "view_us": (lambda: mid.view(0), 0.04),
+            "deepcopy_us": (lambda: copy.deepcopy(state), 0.02),
+            "pickle_roundtrip_us": (lambda: pickle.loads(pickle.dumps(state, 5)), 0.02),
+        })
+        micro.run(_MICRO_GROUP)  # the first of three groups of rounds (see _MICRO_GROUP)
+        result.update(_micro_figures(micro, mid, mp, js, saved))
         # random playouts as simulate plays them (no event history), alternated run by run
         # with playouts from the same starting seeds keeping every event (a plain new_match),
         # which goes first in every other pair, so the two compare fairly
@@ -689,56 +766,17 @@ def bench_config(label: str, repeats: int, seconds: float, sizes: dict[str, Any]
             result["heuristic_playout"] = _playout_figures(runs)
         dec_cpu = result["random_playout"]["decisions_per_cpu_s"]["median"]
         games_cpu = result["random_playout"]["games_per_cpu_s"]["median"]
-        figure = "midgame_match"  # the match the replay, clone, codec and view figures use
-        mid = _midgame(game, players, options)
-        codecs = mid.spec.codecs
-        state = mid.state
-        mp = codecs.mp_enc.encode(state)
-        js = codecs.json_enc.encode(state)
-        record = mid.replay()
-        saved = mid.to_bytes()
         figure = "replay"
         result.update(_replay_rates(record))
         figure = "clone_codecs_view"
-        micro = _micro_us({
-            "clone_us": (mid.clone, 0.04),
-            "encode_msgpack_us": (lambda: codecs.mp_enc.encode(state), 0.04),
-            "decode_msgpack_us": (lambda: codecs.mp_dec.decode(mp), 0.04),
-            "encode_json_us": (lambda: codecs.json_enc.encode(state), 0.04),
-            "decode_json_us": (lambda: codecs.json_dec.decode(js), 0.04),
-            "save_to_bytes_us": (mid.to_bytes, 0.04),
-            "load_from_bytes_us": (lambda: tcgcore.Match.from_bytes(saved), 0.04),
-            "view_us": (lambda: mid.view(0), 0.04),
-            "deepcopy_us": (lambda: copy.deepcopy(state), 0.02),
-            "pickle_roundtrip_us": (lambda: pickle.loads(pickle.dumps(state, 5)), 0.02),
-        }, _MICRO_ROUNDS)
-        best = {name: f["best"] for name, f in micro.items()}
-        result.update({
-            "midgame_cards": len(state.cards),
-            "midgame_decision": len(mid.decisions),
-            "clone_us": best["clone_us"],
-            "encode_msgpack_us": best["encode_msgpack_us"],
-            "decode_msgpack_us": best["decode_msgpack_us"],
-            "encode_json_us": best["encode_json_us"],
-            "decode_json_us": best["decode_json_us"],
-            "size_msgpack_bytes": len(mp),
-            "size_json_bytes": len(js),
-            # the public save and load of the whole match (envelope with the header and the
-            # decisions list around the state; loading also checks versions and validates
-            # the state)
-            "save_to_bytes_us": best["save_to_bytes_us"],
-            "load_from_bytes_us": best["load_from_bytes_us"],
-            "save_bytes": len(saved),
-            "view_us": best["view_us"],
-            "deepcopy_us": best["deepcopy_us"],
-            "pickle_roundtrip_us": best["pickle_roundtrip_us"],
-            "clone_speedup_vs_deepcopy": best["deepcopy_us"] / best["clone_us"],
-            # every round of the figures above (best, median, worst): how steady the host was
-            "micro_rounds": micro,
-        })
+        micro.run(_MICRO_GROUP)  # the second group
+        result.update(_micro_figures(micro, mid, mp, js, saved))
         figure = "flatness_pooled"
         result["flatness_pooled"] = _flatness(game, players, {**options, **long_options},
                                               sizes["flatness_s"], sizes["flatness_min_games"])
+        figure = "clone_codecs_view"
+        micro.run(_MICRO_GROUP)  # the third group
+        result.update(_micro_figures(micro, mid, mp, js, saved))
         figure = "one_match_peak_kib"
         result["one_match_peak_kib"] = _one_match_peak_kib(game, players, options)
         figure = "logging_off"

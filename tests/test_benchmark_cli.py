@@ -489,18 +489,55 @@ def test_bench_config_names_the_figure_that_failed(monkeypatch: pytest.MonkeyPat
                "games_per_s": 0.9}
 
     def broken(*args: Any) -> Any:
-        raise RuntimeError("no mid-game")
+        raise RuntimeError("no replay")
 
     monkeypatch.setattr(run, "_playouts", lambda *a, **k: dict(figures))
-    monkeypatch.setattr(run, "_midgame", broken)
+    monkeypatch.setattr(run, "_replay_rates", broken)
+    monkeypatch.setattr(run, "_loop_size", lambda fn, seconds: 1)  # one call a loop: quick
     with pytest.raises(run.FigureError) as info:
         _bench_config("sparks", 2, 0.01, {})   # the real one, on stubbed figures
-    assert info.value.figure == "midgame_match"
+    assert info.value.figure == "replay"
     assert isinstance(info.value.cause, RuntimeError)
     partial = info.value.partial
     assert partial["random_playout"]["decisions_per_cpu_s"]["median"] == 100.0
     assert partial["keeping_events_cost"] == 0.0
-    assert "clone_us" not in partial and "error" not in partial
+    # the first group of clone/codec rounds ran before the playouts
+    assert partial["micro_rounds"]["clone_us"]["rounds"] == run._MICRO_GROUP
+    assert "replay_repeats" not in partial and "error" not in partial
+
+
+def test_clone_and_codec_rounds_are_spread_over_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three groups of rounds: before the playouts, after them, after the flatness games."""
+    order: list[str] = []
+    real_run = run._MicroRounds.run
+
+    def spy_run(self: Any, rounds: int) -> None:
+        order.append(f"micro×{rounds}")
+        real_run(self, rounds)
+
+    monkeypatch.setattr(run._MicroRounds, "run", spy_run)
+    monkeypatch.setattr(run, "_loop_size", lambda fn, seconds: 1)  # one call a loop: quick
+    def playouts(*args: Any, **kwargs: Any) -> dict[str, float]:
+        order.append("playouts")
+        return {"decisions_per_cpu_s": 100.0, "games_per_cpu_s": 1.0, "decisions_per_s": 90.0,
+                "games_per_s": 0.9}
+
+    def flatness(*args: Any) -> None:
+        order.append("flatness")
+
+    monkeypatch.setattr(run, "_playouts", playouts)
+    monkeypatch.setattr(run, "_flatness", flatness)
+    monkeypatch.setattr(run, "_replay_rates", lambda record: {})
+    monkeypatch.setattr(run, "_one_match_peak_kib", lambda *a: 1.0)
+    monkeypatch.setattr(run, "_logging_overhead", lambda *a: {"paired": {"median": 0.0}})
+    monkeypatch.setattr(run, "_simulate_throughput", lambda *a: {})
+    monkeypatch.setattr(run, "_simulation_memory", lambda *a: {"games": 1})
+    sizes = {"flatness_s": 0.1, "flatness_min_games": 1, "logging_round_s": 0.1,
+             "logging_rounds": 1, "sim_s": 0.1, "sim_repeats": 1, "mem_games": 1, "mem_s": None}
+    out = _bench_config("sparks", 1, 0.01, sizes)
+    g = f"micro×{run._MICRO_GROUP}"
+    assert order == [g, "playouts", "playouts", g, "flatness", g]
+    assert out["micro_rounds"]["decode_msgpack_us"]["rounds"] == run._MICRO_ROUNDS == 9
 
 
 # ---- the replay figure: repeated, the median reported

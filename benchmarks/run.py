@@ -452,6 +452,11 @@ print(json.dumps(marks))
 #: blocks a game; bounded caches that are still filling hold a fraction of one)
 _MEM_BLOCKS_PER_GAME = 1.0
 
+#: fewer games than this give no verdict: the games' bounded caches are still filling
+#: (Guimi's option cache reads 9 blocks a game over the second half of 200 games, 1.3 of 600,
+#: 0.07 of 10,000)
+_MEM_MIN_GAMES = 2000
+
 
 def _simulation_memory(game: str, players: int | None, options: dict[str, Any],
                        games: int) -> dict[str, Any]:
@@ -462,7 +467,8 @@ def _simulation_memory(game: str, players: int | None, options: dict[str, Any],
     (``sys.getallocatedblocks``: exact, and blind to how the allocator lays them out), the
     current RSS and the peak RSS, in KiB. ``blocks_per_game_second_half`` is the growth in
     blocks per game from half to all; ``grows`` compares it with
-    :data:`_MEM_BLOCKS_PER_GAME`. ``rss_growth_kib`` is the current RSS after all minus
+    :data:`_MEM_BLOCKS_PER_GAME` (``None``, no verdict, below :data:`_MEM_MIN_GAMES`
+    games). ``rss_growth_kib`` is the current RSS after all minus
     after a tenth (the peak RSS is reached while the modules load, so it hides growth)."""
     out = subprocess.run(
         [sys.executable, "-c", _SIM_SCRIPT, game, json.dumps(players), json.dumps(options),
@@ -478,7 +484,8 @@ def _simulation_memory(game: str, players: int | None, options: dict[str, Any],
     return {"games": games, "checkpoints": done,
             "blocks_after_tenth": first["blocks"], "blocks_after_half": mid["blocks"],
             "blocks_after_all": end["blocks"], "blocks_per_game_second_half": per_game,
-            "grows": None if per_game is None else per_game > _MEM_BLOCKS_PER_GAME,
+            "grows": (None if per_game is None or games < _MEM_MIN_GAMES
+                      else per_game > _MEM_BLOCKS_PER_GAME),
             "rss_kib_after_tenth": first["rss_kib"], "rss_kib_after_all": end["rss_kib"],
             "rss_growth_kib": end["rss_kib"] - first["rss_kib"],
             "peak_rss_kib_after_tenth": first["peak_rss_kib"],
@@ -925,15 +932,15 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
     if compiled:  # older results files do not say; they ran interpreted
         lines += [f"Compiled modules in this run (mypyc): {', '.join(f'`{c}`' for c in compiled)}; "
                   "every other module ran interpreted.", ""]
-    if notes.strip():
-        lines += [notes.strip(), ""]
     configs = results["configs"]
     failed = {label: r for label, r in configs.items() if "error" in r}
-    if failed:
+    if failed:  # under the machine line, before the notes
         lines += ["**Failed.** " + "; ".join(
             f"{label}: {_cell(r['error'])}" for label, r in failed.items())
             + ". The figures measured before the failure are shown; the later ones are "
             "missing.", ""]
+    if notes.strip():
+        lines += [notes.strip(), ""]
     # a configuration that failed part-way has the figures measured before the failure
     measured = [r for r in configs.values() if "random_playout" in r]
     # result files from before CPU time was measured hold wall-clock figures only
@@ -1406,12 +1413,14 @@ def _targets(configs: dict[str, Any]) -> list[str]:
         if sm is not None and "grows" in sm:
             per = sm["blocks_per_game_second_half"]
             grows = sm["grows"]
+            verdict = (f"not measurable (fewer than {_MEM_MIN_GAMES:,} games)" if grows is None
+                       else "no" if grows else "yes")
             lines.append(
                 f"| {label} simulation memory does not grow with games "
                 f"| {'n/a' if per is None else f'{per:+.2f}'} allocated blocks per game over "
                 f"the second half of {sm['games']:,} games (RSS {sm['rss_growth_kib']:+,} KiB "
                 f"from a tenth to all) "
-                f"| {'not measurable (too few games)' if grows is None else 'no' if grows else 'yes'} |")
+                f"| {verdict} |")
         elif sm is not None and "error" in sm:
             lines.append(f"| {label} simulation memory does not grow with games "
                          f"| {_cell(sm['error'])} | not measured |")
@@ -1428,7 +1437,28 @@ def _targets(configs: dict[str, Any]) -> list[str]:
         else:
             met = "not measurable (the machine's load was not recorded)"
         lines.append(f"| {label} 2 workers ≥ 1.8× | {_near(s, 1.8, 2)}× | {met} |")
+    for label, r in configs.items():  # a configuration that failed: its targets not measured
+        if "error" not in r:
+            continue
+        at = r.get("failed_figure")
+        why = f"failed at `{at}`" if at else "failed"
+        for key, name in _TARGET_FIGURES:
+            if key in r or (key == "random_playout" and label not in TARGETS):
+                continue
+            lines.append(f"| {label} {name} | not measured: the run of this configuration {why} "
+                         f"| not measured |")
     return lines
+
+
+#: the figure (results key) each target row reads, and the row's name
+_TARGET_FIGURES: list[tuple[str, str]] = [
+    ("random_playout", "random playout"),
+    ("clone_us", "clone, encode and decode"),
+    ("flatness_pooled", "flatness ≥ 0.8"),
+    ("logging_off", "logging off < 2 %"),
+    ("simulation_memory", "simulation memory does not grow with games"),
+    ("simulate", "2 workers ≥ 1.8×"),
+]
 
 
 #: the full run's sizes and --quick's; an explicit flag wins over both
@@ -1706,6 +1736,14 @@ def main(argv: list[str] | None = None) -> int:
     if _same_file(args.out, args.markdown):
         parser.error(f"--markdown {args.markdown}: the same file as --out {args.out}; the "
                      "report would overwrite the results JSON")
+    for flag, other, what in (("--baseline", args.baseline, "baseline run"),
+                              ("--notes", args.notes, "hand-written notes")):
+        if other and _same_file(other, args.markdown):
+            parser.error(f"--markdown {args.markdown}: the same file as {flag} {other}; the "
+                         f"report would overwrite the {what}")
+        if other and not args.render_only and _same_file(other, args.out):
+            parser.error(f"--out {args.out}: the same file as {flag} {other}; the results "
+                         f"would overwrite the {what}")
     baseline: dict[str, Any] | None = None
     try:
         if args.notes is None:  # the default notes file is optional

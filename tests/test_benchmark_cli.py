@@ -462,7 +462,13 @@ def test_a_failing_figure_keeps_the_figures_measured_before_it(
     assert "| guimi_revival | 20,500" in text and "| 12.5 / 145.0 (5,600) |" in text
     workers = text[text.index("## Workers"):text.index("## Peers")]
     assert "| guimi_revival |" not in workers
-    assert "flatness ≥ 0.8" in captured.out and "2 workers" not in captured.out
+    assert "flatness ≥ 0.8 (mix-adjusted)" in captured.out
+    assert ("| guimi_revival 2 workers ≥ 1.8× | not measured: the run of this configuration "
+            "failed at `simulate` | not measured |") in captured.out
+    assert ("| guimi_revival simulation memory does not grow with games | not measured: the run "
+            "of this configuration failed at `simulate` | not measured |") in captured.out
+    # the failure is said under the machine line, before the notes
+    assert text.index("**Failed.**") < text.index("## Throughput")
     assert f"wrote {tmp_path / 'r.md'} and {tmp_path / 'r.json'}" in captured.out
 
 
@@ -482,6 +488,27 @@ def test_a_configuration_failing_outright_is_reported_and_the_others_kept(
     assert configs["guimi_revival"] == _config()
     assert "error: sparks: failed (ValueError: bad setup)" in captured.err
     assert "| sparks | ValueError: bad setup |" in (tmp_path / "r.md").read_text()
+    assert ("| sparks flatness ≥ 0.8 | not measured: the run of this configuration failed "
+            "| not measured |") in captured.out
+
+
+def test_the_report_may_not_overwrite_the_baseline_or_the_notes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = _write(tmp_path / "base.json", _results())
+    notes = tmp_path / "n.md"
+    notes.write_text("hand-written\n")
+    out = _write(tmp_path / "r.json", _results())
+    for argv in (["--render-only", "--out", out, "--markdown", base, "--baseline", base],
+                 ["--render-only", "--out", out, "--markdown", str(notes), "--notes", str(notes)],
+                 ["--out", base, "--markdown", str(tmp_path / "r.md"), "--baseline", base],
+                 ["--out", str(notes), "--markdown", str(tmp_path / "r.md"),
+                  "--notes", str(notes)]):
+        with pytest.raises(SystemExit) as info:
+            run.main([*argv, "--no-peers"])
+        assert info.value.code == 2
+        assert "would overwrite the" in capsys.readouterr().err
+    assert notes.read_text() == "hand-written\n"
+    assert json.loads(Path(base).read_text()) == _results()
 
 
 def test_bench_config_names_the_figure_that_failed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -775,7 +802,8 @@ def test_flatness_reports_the_work_matched_figure(
 def test_simulation_memory_counts_blocks_at_a_tenth_half_and_all() -> None:
     sm = run._simulation_memory("sparks", None, {}, 40)
     assert sm["checkpoints"] == [10, 20, 40]  # the end of the first chunk past each mark
-    assert sm["grows"] is False and sm["blocks_per_game_second_half"] < 1.0
+    assert sm["blocks_per_game_second_half"] < 1.0
+    assert sm["grows"] is None  # fewer games than the verdict needs (bounded caches fill)
     assert sm["rss_kib_after_all"] > 0 and sm["peak_rss_kib_after_all"] > 0
     # fewer than ten games: the first checkpoint is the first game, never game 0
     assert run._simulation_memory("sparks", None, {}, 3)["checkpoints"][0] >= 1
@@ -803,6 +831,9 @@ def test_simulation_memory_verdict_and_table(
     sm.update(blocks_per_game_second_half=0.02, grows=False)
     text, _ = _render(data, tmp_path, capsys)
     assert "| +0.02 allocated blocks per game" in text and "to all) | yes |" in text
+    sm.update(grows=None)
+    text, _ = _render(data, tmp_path, capsys)
+    assert "to all) | not measurable (fewer than 2,000 games) |" in text
 
 
 def test_render_with_a_baseline_adds_the_comparison(

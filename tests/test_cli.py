@@ -259,6 +259,16 @@ def test_resume_and_replay_name_missing_and_campaign_files(tmp_path: Path) -> No
         assert code == 2 and err.strip() == f"tcgcore: error: {argv[-1]}: no such file", err
 
 
+def test_a_deeply_nested_replay_file_is_a_one_line_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"format": 1, "what": "replay", "options": {"x": '
+                    + "[" * 200_000 + "]" * 200_000 + "}}")
+    for argv in (["replay", str(deep), "--verify"], ["replay", str(deep)]):
+        code, _, err = _run_err(*argv)
+        assert code == 2 and "Traceback" not in err
+        assert err.startswith("tcgcore: error: not a tcgcore replay (JSON)"), err
+
+
 def test_wrong_game_deck_files_are_named(tmp_path: Path) -> None:
     """A Guimi TOML deck given to Arkham, an ArkhamDB deck given to Guimi."""
     toml = tmp_path / "my_deck.toml"

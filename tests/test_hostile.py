@@ -335,11 +335,20 @@ def test_a_replay_record_built_with_wrong_field_types_is_refused(
         bad = msgspec.structs.replace(record, **{field: value})
         with pytest.raises(tcgcore.StateDecodeError, match=field):
             tcgcore.replay(bad, registry=registry)
-    with pytest.raises(tcgcore.StateDecodeError, match="cannot be encoded"):
-        tcgcore.replay(msgspec.structs.replace(record, options={"x": object()}),
-                       registry=registry)
+    looped: dict[str, Any] = {}
+    looped["x"] = looped
+    for options in ({"x": object()}, looped, {1: 2}):
+        with pytest.raises(tcgcore.StateDecodeError, match="not valid"):
+            tcgcore.replay(msgspec.structs.replace(record, options=options), registry=registry)
+    with pytest.raises(tcgcore.FormatVersionError, match="format 99"):
+        tcgcore.replay(msgspec.structs.replace(record, format=99), registry=registry)
     with pytest.raises(tcgcore.OptionsError, match="registry must be"):
         tcgcore.replay(record, registry=1)  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.OptionsError, match="verify must be"):
+        tcgcore.replay(record, registry=registry, verify="no")  # type: ignore[arg-type]
+    # a seed msgpack cannot hold is the match's own error, as it was before the check
+    with pytest.raises(tcgcore.ReplayDivergence, match="seed must be in"):
+        tcgcore.replay(msgspec.structs.replace(record, seed=2**70), registry=registry)
     assert tcgcore.replay(record, registry=registry).digest() == m.digest()
 
 

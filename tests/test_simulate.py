@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 
@@ -197,12 +199,22 @@ def test_memory_does_not_grow_with_games_when_outcomes_are_not_kept() -> None:
 
 
 def test_no_more_processes_than_jobs_and_a_limit_on_workers() -> None:
+    import multiprocessing
+
     from tcgcore._simulate import _max_workers
 
-    # 3 games and 8 workers: 3 jobs, 3 processes at most; the report is the same
-    assert simulate("sparks", games=3, seed=5, workers=8) == simulate("sparks", games=3, seed=5)
+    # 3 games and as many workers as allowed (at least 4): 3 jobs, so 3 processes at most
+    children: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        children.append(len(multiprocessing.active_children()))
+
+    workers = _max_workers()
+    report = simulate("sparks", games=3, seed=5, workers=workers, progress=progress)
+    assert report == simulate("sparks", games=3, seed=5)
+    assert children and max(children) <= 3 < workers
     with pytest.raises(tcgcore.OptionsError, match="four per CPU"):
-        simulate("sparks", games=3, workers=_max_workers() + 1)
+        simulate("sparks", games=3, workers=workers + 1)
 
 
 def test_bad_agents_progress_and_flags_are_options_errors(registry: tcgcore.Registry) -> None:
@@ -215,3 +227,37 @@ def test_bad_agents_progress_and_flags_are_options_errors(registry: tcgcore.Regi
         simulate("sparks", games=2, keep_outcomes="no", registry=registry)  # type: ignore[arg-type]
     with pytest.raises(tcgcore.OptionsError, match="option names must be strings"):
         simulate("sparks", games=2, options={1: 2}, registry=registry)  # type: ignore[dict-item]
+
+
+def test_an_error_in_progress_stops_the_run_and_drops_the_jobs_not_started() -> None:
+    calls: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        raise RuntimeError("stop here")
+
+    for workers in (1, 2):
+        calls.clear()
+        with pytest.raises(RuntimeError, match="stop here"):
+            simulate("sparks", games=400, seed=1, workers=workers, progress=progress)
+        assert len(calls) == 1
+
+
+def test_a_worker_stops_at_the_next_game_once_the_run_is_abandoned() -> None:
+    """The stop flag a worker process gets at start-up (set when simulate unwinds) ends the
+    job it plays and every queued one at the next game."""
+    import multiprocessing
+
+    from tcgcore import _simulate
+
+    stop = multiprocessing.get_context().Event()
+    options: dict[str, Any] = {}
+    job = ("sparks", 0, range(0, 5), None, options, ["random"], None, False)
+    saved = list(_simulate._STOP)
+    try:
+        _simulate._init_worker(stop)
+        assert [o.index for o in _simulate._run_chunk(job)] == [0, 1, 2, 3, 4]
+        stop.set()
+        assert _simulate._run_chunk(job) == []
+    finally:
+        _simulate._STOP[:] = saved

@@ -728,6 +728,24 @@ def _create(game: str, *, seed: int, players: int | None, registry: Registry | N
     return match
 
 
+def _checked_record(record: ReplayRecord) -> ReplayRecord:
+    """A record built in Python, checked against the types :class:`ReplayRecord` declares
+    as its bytes would be (``format`` "1", ``decisions`` None, options that hold an object
+    or themselves), so that a bad field is reported here and not from deep inside the
+    replay. A record read from bytes needs no such check.
+
+    Raises:
+        StateDecodeError: naming the first bad field.
+        FormatVersionError: a format this tcgcore does not read.
+    """
+    try:
+        checked = msgspec.convert(msgspec.to_builtins(record), ReplayRecord)
+    except (msgspec.ValidationError, TypeError, ValueError, RecursionError) as exc:
+        raise StateDecodeError(f"the replay record is not valid: {exc}") from None
+    _check_format(checked.format, "replay")
+    return checked
+
+
 def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
            verify: bool = True, keep_events: bool = True) -> Match[Any]:
     """Rebuild a match from a replay record, checking it as it goes.
@@ -750,9 +768,11 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
         FormatVersionError: a record of a format this tcgcore does not read.
         StateDecodeError: corrupt bytes, or a record whose fields do not have the
             types :class:`ReplayRecord` declares (checked as its bytes would be).
-        OptionsError: ``keep_events`` is not a bool, ``registry`` not a
+        OptionsError: ``verify`` or ``keep_events`` is not a bool, ``registry`` not a
             :class:`Registry`.
     """
+    if type(verify) is not bool:
+        raise OptionsError(f"verify must be True or False, got {verify!r}")
     if type(keep_events) is not bool:
         raise OptionsError(f"keep_events must be True or False, got {keep_events!r}")
     if registry is not None and not isinstance(registry, Registry):
@@ -760,14 +780,7 @@ def replay(record: ReplayRecord | bytes, *, registry: Registry | None = None,
     if not isinstance(record, ReplayRecord):
         record = ReplayRecord.from_bytes(record)
     else:
-        # a record built in Python is checked as its bytes would be: a field of the wrong
-        # type (format "1", decisions None) is a StateDecodeError here, not an error from
-        # deep inside the replay
-        try:
-            data = record.to_bytes()
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise StateDecodeError(f"the replay record cannot be encoded: {exc}") from None
-        record = ReplayRecord.from_bytes(data)
+        record = _checked_record(record)
     if verify and not record.digest:
         raise StateDecodeError("the replay record has no final digest to verify")
     reg = registry if registry is not None else default_registry()

@@ -192,7 +192,10 @@ def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str
                            Registry | None, bool]) -> list[GameOutcome]:
     game, seed, indices, players, options, agent_names, registry, keep_events = args
     out = []
+    stop = _STOP[0] if _STOP else None
     for index in indices:
+        if stop is not None and stop.is_set():
+            break  # the run is being abandoned (see simulate): its caller reads no more
         # unless an agent reads them, keep no events (same games, less memory and time)
         match = _create(game, seed=seed + index, players=players, registry=registry,
                         logger=None, options=dict(options), keep_events=keep_events)
@@ -209,6 +212,18 @@ def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str
             turns=match.state.turn, decisions=len(match.decisions), detail=dict(res.detail),
         ))
     return out
+
+
+#: In a worker process of :func:`simulate`, the run's stop flag (a ``multiprocessing.Event``
+#: handed over when the process starts, see :func:`_init_worker`): set when the run is being
+#: abandoned, so that the jobs still queued and the one being played end at the next game.
+#: Empty in the parent process.
+_STOP: list[Any] = []
+
+
+def _init_worker(stop: Any) -> None:
+    """Worker process start-up: keep the run's stop flag (:data:`_STOP`)."""
+    _STOP[:] = [stop]
 
 
 _MAX_CHUNK = 50  # games per job: enough to make a job's overhead small, few enough for progress
@@ -267,9 +282,12 @@ def simulate(
 ) -> SimulationReport:
     """Play ``games`` seeded games and summarise them.
 
-    Memory does not grow with ``games`` when ``keep_outcomes`` is ``False``: each game's
+    Memory does not grow with ``games`` when ``keep_outcomes`` is ``False`` (beyond one
+    counter per distinct string value the games' result details report): each game's
     outcome is counted into the report as it arrives, in game order, and dropped; the
-    jobs of a run are made as the workers take them.
+    jobs of a run are made as the workers take them. If the run fails (a game raises, a
+    ``progress`` callback raises, Ctrl-C), the worker processes stop at their next game
+    and the error is raised.
 
     Args:
         game: registered game name.
@@ -336,10 +354,10 @@ def simulate(
         raise OptionsError(f"keep_outcomes must be True or False, got {keep_outcomes!r}")
     given: object = agents  # the annotation promises a sequence; a caller may pass anything
     if isinstance(given, str) and given:
-        names = [given]
+        names = [str.__str__(given)]
     elif isinstance(given, Sequence) and not isinstance(given, str) and given and all(
             isinstance(a, str) and a for a in given):
-        names = [str(a) for a in given]
+        names = [str.__str__(a) for a in given]  # the text itself, also of a str subclass
     else:
         raise OptionsError("agents must be an agent name or a non-empty list of names, got "
                            f"{agents!r}")
@@ -366,7 +384,9 @@ def simulate(
         jobs = _batches(games, workers)
         # no more processes than jobs: a run of 3 games with 8 workers starts 3
         first = list(itertools.islice(jobs, workers * _JOBS_AHEAD_PER_WORKER))
-        with ProcessPoolExecutor(max_workers=min(workers, len(first)), mp_context=ctx) as pool:
+        stop = ctx.Event()
+        with ProcessPoolExecutor(max_workers=min(workers, len(first)), mp_context=ctx,
+                                 initializer=_init_worker, initargs=(stop,)) as pool:
             pending: deque[Future[list[GameOutcome]]] = deque()
 
             def submit(batch: range) -> None:
@@ -374,16 +394,26 @@ def simulate(
                     _run_chunk, (game, seed, batch, players, opts, seat_names, None,
                                  keep_events)))
 
-            for batch in first:
-                submit(batch)
-            while pending:  # results in job order, so outcomes arrive in game order
-                result = pending.popleft().result()
-                nxt = next(jobs, None)
-                if nxt is not None:
-                    submit(nxt)
-                tally.add(result)
-                if progress:
-                    progress(tally.games, games)
+            try:
+                for batch in first:
+                    submit(batch)
+                while pending:  # results in job order, so outcomes arrive in game order
+                    result = pending.popleft().result()
+                    nxt = next(jobs, None)
+                    if nxt is not None:
+                        submit(nxt)
+                    tally.add(result)
+                    if progress:
+                        progress(tally.games, games)
+            except BaseException:
+                # a game that failed, a progress callback that raised, Ctrl-C: the jobs not
+                # handed to a process yet are dropped, and those the processes hold end at
+                # their next game, so the error reaches the caller within a game's time
+                # instead of after every queued job was played to no purpose
+                stop.set()
+                for future in pending:
+                    future.cancel()
+                raise
     return tally.report(game, seed, opts)
 
 

@@ -209,8 +209,8 @@ def _read_match_file(file: str, command: str) -> bytes:
     if data.lstrip()[:1] == b"{":
         try:
             fmt = json.loads(data).get("format")
-        except (ValueError, AttributeError):
-            fmt = None
+        except (ValueError, AttributeError, RecursionError):  # not a campaign file: the
+            fmt = None  # save or replay reader says what is wrong with it
         game = _CAMPAIGN_FORMATS.get(fmt) if isinstance(fmt, str) else None
         if game is not None:
             raise TcgcoreError(

@@ -474,7 +474,8 @@ class _Tally:
             first_player_rate=wilson_interval(self.first_wins, self.decisive),
             reasons=dict(sorted(self.reasons.items())), details=dict(sorted(self.details.items())),
             detail_games={k: sum(c.values()) for k, c in sorted(per_key.items())},
-            detail_rates={k: {v: wilson_interval(n, sum(c.values())) for v, n in sorted(c.items())}
+            detail_rates={k: {v: wilson_interval(count, sum(c.values()))
+                              for v, count in sorted(c.items())}
                           for k, c in sorted(per_key.items())},
             avg_turns=self.turns / total,
             avg_decisions=self.decisions / total,

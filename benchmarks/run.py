@@ -1733,6 +1733,9 @@ def main(argv: list[str] | None = None) -> int:
                             else results_dir / "partial.md" if partial
                             else ROOT / "docs" / "performance.md")
         defaulted.append(args.markdown)
+    if args.notes is None:  # the default notes file is optional
+        default_notes = ROOT / "benchmarks" / "notes.md"
+        args.notes = str(default_notes) if default_notes.exists() else ""
     if _same_file(args.out, args.markdown):
         parser.error(f"--markdown {args.markdown}: the same file as --out {args.out}; the "
                      "report would overwrite the results JSON")
@@ -1746,9 +1749,6 @@ def main(argv: list[str] | None = None) -> int:
                          f"would overwrite the {what}")
     baseline: dict[str, Any] | None = None
     try:
-        if args.notes is None:  # the default notes file is optional
-            default_notes = ROOT / "benchmarks" / "notes.md"
-            args.notes = str(default_notes) if default_notes.exists() else ""
         notes = _read_notes(args.notes) if args.notes else ""
         if args.baseline:
             baseline = _load_results(args.baseline, "--baseline", full=False)

@@ -492,6 +492,19 @@ def test_a_configuration_failing_outright_is_reported_and_the_others_kept(
             "| not measured |") in captured.out
 
 
+def test_the_report_may_not_overwrite_the_default_notes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    notes = tmp_path / "benchmarks" / "notes.md"
+    notes.parent.mkdir()
+    notes.write_text("hand-written\n")
+    monkeypatch.setattr(run, "ROOT", tmp_path)   # where the default notes file is looked for
+    out = _write(tmp_path / "r.json", _results())
+    with pytest.raises(SystemExit) as info:
+        run.main(["--render-only", "--out", out, "--markdown", str(notes)])
+    assert info.value.code == 2 and "hand-written notes" in capsys.readouterr().err
+    assert notes.read_text() == "hand-written\n"
+
+
 def test_the_report_may_not_overwrite_the_baseline_or_the_notes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = _write(tmp_path / "base.json", _results())

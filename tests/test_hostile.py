@@ -342,6 +342,10 @@ def test_a_replay_record_built_with_wrong_field_types_is_refused(
             tcgcore.replay(msgspec.structs.replace(record, options=options), registry=registry)
     with pytest.raises(tcgcore.FormatVersionError, match="format 99"):
         tcgcore.replay(msgspec.structs.replace(record, format=99), registry=registry)
+    # bytes in the options stay bytes, as a msgpack save keeps them
+    from tcgcore._match import _checked_record
+    raw = msgspec.structs.replace(record, options={"x": b"ab", "y": bytearray(b"c")})
+    assert _checked_record(raw).options == {"x": b"ab", "y": b"c"}
     with pytest.raises(tcgcore.OptionsError, match="registry must be"):
         tcgcore.replay(record, registry=1)  # type: ignore[arg-type]
     with pytest.raises(tcgcore.OptionsError, match="verify must be"):

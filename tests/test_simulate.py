@@ -247,17 +247,21 @@ def test_a_worker_stops_at_the_next_game_once_the_run_is_abandoned() -> None:
     """The stop flag a worker process gets at start-up (set when simulate unwinds) ends the
     job it plays and every queued one at the next game."""
     import multiprocessing
+    import signal
 
     from tcgcore import _simulate
 
-    stop = multiprocessing.get_context().Event()
+    stop = multiprocessing.get_context().RawValue("b", 0)
     options: dict[str, Any] = {}
     job = ("sparks", 0, range(0, 5), None, options, ["random"], None, False)
     saved = list(_simulate._STOP)
+    handler = signal.getsignal(signal.SIGINT)
     try:
         _simulate._init_worker(stop)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # Ctrl-C is the parent's
         assert [o.index for o in _simulate._run_chunk(job)] == [0, 1, 2, 3, 4]
-        stop.set()
+        stop.value = 1
         assert _simulate._run_chunk(job) == []
     finally:
         _simulate._STOP[:] = saved
+        signal.signal(signal.SIGINT, handler)

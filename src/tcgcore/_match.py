@@ -739,7 +739,9 @@ def _checked_record(record: ReplayRecord) -> ReplayRecord:
         FormatVersionError: a format this tcgcore does not read.
     """
     try:
-        checked = msgspec.convert(msgspec.to_builtins(record), ReplayRecord)
+        # bytes stay bytes (to_builtins would make them base64 text), as in a msgpack save
+        plain = msgspec.to_builtins(record, builtin_types=(bytes, bytearray, memoryview))
+        checked = msgspec.convert(plain, ReplayRecord)
     except (msgspec.ValidationError, TypeError, ValueError, RecursionError) as exc:
         raise StateDecodeError(f"the replay record is not valid: {exc}") from None
     _check_format(checked.format, "replay")

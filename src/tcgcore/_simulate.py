@@ -11,6 +11,7 @@ import itertools
 import math
 import multiprocessing
 import os
+import signal
 import sys
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -194,7 +195,7 @@ def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str
     out = []
     stop = _STOP[0] if _STOP else None
     for index in indices:
-        if stop is not None and stop.is_set():
+        if stop is not None and stop.value:
             break  # the run is being abandoned (see simulate): its caller reads no more
         # unless an agent reads them, keep no events (same games, less memory and time)
         match = _create(game, seed=seed + index, players=players, registry=registry,
@@ -214,15 +215,20 @@ def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str
     return out
 
 
-#: In a worker process of :func:`simulate`, the run's stop flag (a ``multiprocessing.Event``
-#: handed over when the process starts, see :func:`_init_worker`): set when the run is being
-#: abandoned, so that the jobs still queued and the one being played end at the next game.
-#: Empty in the parent process.
+#: In a worker process of :func:`simulate`, the run's stop flag (a shared byte without a
+#: lock, ``multiprocessing.RawValue``, handed over when the process starts, see
+#: :func:`_init_worker`): set to 1 when the run is being abandoned, so that the jobs still
+#: queued and the one being played end at the next game. A lock-free byte, because a
+#: worker interrupted while holding a shared lock (an ``Event``'s) would leave it held and
+#: every later reader and writer blocked. Empty in the parent process.
 _STOP: list[Any] = []
 
 
 def _init_worker(stop: Any) -> None:
-    """Worker process start-up: keep the run's stop flag (:data:`_STOP`)."""
+    """Worker process start-up: keep the run's stop flag (:data:`_STOP`), and leave Ctrl-C
+    to the parent process, which sets the flag (a worker interrupted in the middle of a
+    game would only print a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _STOP[:] = [stop]
 
 
@@ -384,7 +390,7 @@ def simulate(
         jobs = _batches(games, workers)
         # no more processes than jobs: a run of 3 games with 8 workers starts 3
         first = list(itertools.islice(jobs, workers * _JOBS_AHEAD_PER_WORKER))
-        stop = ctx.Event()
+        stop = ctx.RawValue("b", 0)
         with ProcessPoolExecutor(max_workers=min(workers, len(first)), mp_context=ctx,
                                  initializer=_init_worker, initargs=(stop,)) as pool:
             pending: deque[Future[list[GameOutcome]]] = deque()
@@ -410,7 +416,7 @@ def simulate(
                 # handed to a process yet are dropped, and those the processes hold end at
                 # their next game, so the error reaches the caller within a game's time
                 # instead of after every queued job was played to no purpose
-                stop.set()
+                stop.value = 1
                 for future in pending:
                     future.cancel()
                 raise

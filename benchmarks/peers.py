@@ -132,8 +132,16 @@ def openspiel(seconds: float = 1.0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in OPENSPIEL_CARD_GAMES + OPENSPIEL_PYTHON_GAMES:
         if name in registered:
-            out[name] = _openspiel_playouts(pyspiel, name, seconds)
+            try:
+                out[name] = _openspiel_playouts(pyspiel, name, seconds)
+            except Exception as exc:  # one peer game that fails loses no other figure
+                out[name] = {"error": _failure(exc)}
     return out
+
+
+def _failure(exc: BaseException) -> str:
+    """One line naming a peer's failure: ``Type: message`` (at most 160 characters)."""
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
 
 
 def rlcard(seconds: float = 1.0) -> dict[str, Any]:
@@ -145,13 +153,16 @@ def rlcard(seconds: float = 1.0) -> dict[str, Any]:
     out: dict[str, Any] = {}
     rng = random.Random(0)
     for name in RLCARD_ENVS:
-        env = rl.make(name, config={"seed": 0})
-        steps = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            state, _ = env.reset()
-            while not env.is_over():
-                state, _ = env.step(rng.choice(list(state["legal_actions"].keys())))
-                steps += 1
-        out[name] = {"steps_per_s": steps / (time.perf_counter() - start)}
+        try:
+            env = rl.make(name, config={"seed": 0})
+            steps = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                state, _ = env.reset()
+                while not env.is_over():
+                    state, _ = env.step(rng.choice(list(state["legal_actions"].keys())))
+                    steps += 1
+            out[name] = {"steps_per_s": steps / (time.perf_counter() - start)}
+        except Exception as exc:  # one peer environment that fails loses no other figure
+            out[name] = {"error": _failure(exc)}
     return out

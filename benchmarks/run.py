@@ -1177,7 +1177,13 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
         if "skipped" in p:
             lines.append(f"- {name}: skipped ({p['skipped']})")
             continue
+        if "error" in p:
+            lines.append(f"- {name}: failed ({_cell(p['error'])})")
+            continue
         for game, fig in p.items():
+            if "error" in fig:
+                lines.append(f"- {name} {game}: failed ({_cell(fig['error'])})")
+                continue
             rate = fig.get("decisions_per_s") or fig.get("steps_per_s")
             extra = ""
             if "clone_us" in fig:
@@ -1193,7 +1199,7 @@ def _markdown(results: dict[str, Any], baseline: dict[str, Any] | None = None,
             continue
         ours = r["random_playout"]["decisions_per_s"]["median"]
         for name, p in ps.items():
-            if "skipped" in p:
+            if "skipped" in p or "error" in p:
                 continue
             for game, fig in p.items():
                 rate = fig.get("decisions_per_s") or fig.get("steps_per_s")
@@ -1810,8 +1816,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {label}: failed ({why})", file=sys.stderr)
     if not args.no_peers:
         print("benchmarking peers …", file=sys.stderr)
-        results["peers"] = {"openspiel": peers.openspiel(args.seconds / 2),
-                            "rlcard": peers.rlcard(args.seconds / 2)}
+        for engine, measure in (("openspiel", peers.openspiel), ("rlcard", peers.rlcard)):
+            try:
+                results["peers"][engine] = measure(args.seconds / 2)
+            except Exception as exc:  # a broken peer install loses none of our figures
+                results["peers"][engine] = {"error": _one_line(f"{type(exc).__name__}: {exc}")}
+        for engine, figures in results["peers"].items():
+            broken = ([("", figures["error"])] if "error" in figures else
+                      [(f" {game}", fig["error"]) for game, fig in figures.items()
+                       if isinstance(fig, dict) and "error" in fig])
+            for game, why in broken:
+                failed = True
+                print(f"error: peer {engine}{game}: failed ({why}); the other figures are kept",
+                      file=sys.stderr)
     if hasattr(os, "getloadavg"):  # the busier of the start and the end
         results["load"] = max(results["load"] or 0.0, os.getloadavg()[0])
     results["machine"]["compiled_modules"] = compiled_modules()

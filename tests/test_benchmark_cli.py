@@ -492,6 +492,31 @@ def test_a_configuration_failing_outright_is_reported_and_the_others_kept(
             "| not measured |") in captured.out
 
 
+def test_a_failing_peer_keeps_every_other_figure_and_exits_1(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(seconds: float) -> dict[str, Any]:
+        raise RuntimeError("pyspiel\nbroke")
+
+    monkeypatch.setattr(run, "bench_config", lambda *a: _config())
+    monkeypatch.setattr(run.peers, "openspiel", broken)
+    monkeypatch.setattr(run.peers, "rlcard", lambda seconds: {
+        "uno": {"error": "ValueError: no uno"}, "doudizhu": {"steps_per_s": 5_400.0}})
+    outputs = ["--out", str(tmp_path / "r.json"), "--markdown", str(tmp_path / "r.md"),
+               "--notes", ""]
+    assert run.main(["--configs", "guimi_revival", *outputs]) == 1
+    err = capsys.readouterr().err
+    assert "error: peer openspiel: failed (RuntimeError: pyspiel broke)" in err
+    assert "error: peer rlcard uno: failed (ValueError: no uno)" in err
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["configs"]["guimi_revival"] == _config()
+    assert data["peers"]["rlcard"]["doudizhu"] == {"steps_per_s": 5_400.0}
+    text = (tmp_path / "r.md").read_text()
+    assert "- openspiel: failed (RuntimeError: pyspiel broke)" in text
+    assert "- rlcard uno: failed (ValueError: no uno)" in text
+    assert "- rlcard doudizhu: 5,400 env steps/s" in text
+    assert "Host factor 1.00" in text                  # read on the peer that ran
+
+
 def test_the_report_may_not_overwrite_the_default_notes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     notes = tmp_path / "benchmarks" / "notes.md"

@@ -35,7 +35,7 @@ DECK = ["t_guts"] * 10
 
 
 def inv(code: str = "01001", **kw: Any) -> dict[str, Any]:
-    kw.setdefault("location", "t_loc_a")
+    """Roland (by default) in room A with :data:`DECK` (testkit.investigator's room)."""
     return investigator(code, kw.pop("deck", DECK), **kw)
 
 

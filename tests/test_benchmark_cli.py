@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+import tcgcore
+
 RUN_PY = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 
 
@@ -1070,3 +1072,82 @@ def test_configs_with_render_only_is_refused(
     line = _error_line(err)
     assert code == 2 and "--configs" in line and "--render-only" in line
     assert not (tmp_path / "r.md").exists()
+
+
+def test_history_figure_replays_the_last_tenth_in_a_copy_without_history() -> None:
+    length = len(run._timed_game("sparks", None, {}, 4))
+    fresh, full = run._history_pair("sparks", None, {}, 4, length)
+    assert fresh > 0.0 and full > 0.0
+    assert run._history_ratio([(1.0, 2.0), (3.0, 2.0)]) == pytest.approx(1.0)
+    assert run._history_ratio([]) is None
+    f = run._flatness("sparks", None, {}, 0.05, 8)
+    assert f is not None and f["history_free_over_full"] is not None
+    assert f["history_free_over_full"] > 0.0
+
+
+def test_history_figure_catches_a_match_that_reads_its_history_each_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # an engine that rescans its whole event log on every decision: the copy made at the
+    # start of the last tenth has an empty log, the match that played the game a long one
+    choose = tcgcore.Match.choose
+
+    def rescanning(self: tcgcore.Match[Any], player: int, keys: Any) -> None:
+        for _ in range(20):
+            for _ in self.events_since(0):
+                pass
+        choose(self, player, keys)
+
+    monkeypatch.setattr(tcgcore.Match, "choose", rescanning)
+    options = {"copies": 40, "target": 1000}  # the long Sparks game of the flatness figure
+    length = len(run._timed_game("sparks", None, options, 2))
+    assert length >= 200
+    fresh, full = run._history_pair("sparks", None, options, 2, length)
+    assert fresh / full < 0.5
+
+
+def test_history_figure_refuses_a_copy_that_diverged(monkeypatch: pytest.MonkeyPatch) -> None:
+    clone = tcgcore.Match.clone
+
+    def reseeded(self: tcgcore.Match[Any]) -> tcgcore.Match[Any]:
+        copy = clone(self)
+        copy.state.turn += 1  # any difference between the copy and the match
+        return copy
+
+    monkeypatch.setattr(tcgcore.Match, "clone", reseeded)
+    length = len(run._timed_game("sparks", None, {}, 4))
+    with pytest.raises(AssertionError, match="diverged"):
+        run._history_pair("sparks", None, {}, 4, length)
+
+
+def test_flatness_verdict_reads_the_work_matched_and_history_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _results()
+    flat = data["configs"]["guimi_revival"]["flatness_pooled"]
+    flat.update(mix_adjusted_first_over_last=0.62, mix_adjusted_interval_90=[0.60, 0.64],
+                work_matched_first_over_last=0.914, work_matched_interval_90=[0.902, 0.923],
+                work_matched_share=0.86, history_free_over_full=1.02,
+                history_interval_90=[0.97, 1.08])
+
+    def row() -> str:
+        _, out = _render(data, tmp_path, capsys)
+        return next(line for line in out.splitlines() if "flatness ≥ 0.8" in line)
+
+    text = row()
+    assert "(work-matched; same board without history)" in text
+    assert "0.914, 90 % interval 0.902–0.923; without history 1.020 (0.970–1.080)" in text
+    assert "(mix-adjusted 0.620, raw 0.83; 10 games)" in text and text.endswith("| yes |")
+    flat["history_interval_90"] = [0.70, 0.79]           # the history costs: no
+    assert row().endswith("| no |")
+    flat["history_interval_90"] = [0.75, 0.85]
+    assert row().endswith("| not measurable now (an interval straddles 0.8) |")
+    flat["work_matched_interval_90"] = [0.70, 0.79]      # either figure wholly below: no
+    assert row().endswith("| no |")
+    flat["games_pooled"] = 3
+    assert "not measurable: only 3 games pooled" in row()
+    text, _ = _render(data, tmp_path, capsys)
+    assert "| 0.914 (0.700–0.790; 86.0 %) | 1.020 (0.750–0.850) |" in text
+    del flat["history_free_over_full"]                  # a file from before the history figure
+    flat["games_pooled"] = 10
+    text = row()
+    assert "(mix-adjusted) | 0.620, 90 % interval 0.600–0.640" in text
+    assert text.endswith("| no |")

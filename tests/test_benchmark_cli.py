@@ -7,6 +7,7 @@ be reached), and rendering works on small hand-written result files.
 from __future__ import annotations
 
 import copy
+import gc
 import importlib.util
 import json
 import os
@@ -1080,9 +1081,11 @@ def test_history_figure_replays_the_last_tenth_in_a_copy_without_history() -> No
     assert fresh > 0.0 and full > 0.0
     assert run._history_ratio([(1.0, 2.0), (3.0, 2.0)]) == pytest.approx(1.0)
     assert run._history_ratio([]) is None
+    assert gc.get_freeze_count() == 0
     f = run._flatness("sparks", None, {}, 0.05, 8)
     assert f is not None and f["history_free_over_full"] is not None
     assert f["history_free_over_full"] > 0.0
+    assert gc.get_freeze_count() == 0  # the objects set aside for the timed games are back
 
 
 def test_history_figure_catches_a_match_that_reads_its_history_each_decision(

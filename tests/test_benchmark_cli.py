@@ -1108,18 +1108,65 @@ def test_history_figure_catches_a_match_that_reads_its_history_each_decision(
     assert fresh / full < 0.5
 
 
+def test_history_figure_catches_a_match_that_reads_its_decisions_each_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the copy carries no decisions either: rereading them shows as history too
+    choose = tcgcore.Match.choose
+
+    def rereading(self: tcgcore.Match[Any], player: int, keys: Any) -> None:
+        for _ in range(20):
+            for _ in self.decisions:
+                pass
+        choose(self, player, keys)
+
+    monkeypatch.setattr(tcgcore.Match, "choose", rereading)
+    options = {"copies": 40, "target": 1000}
+    length = len(run._timed_game("sparks", None, options, 2))
+    fresh, full = run._history_pair("sparks", None, options, 2, length)
+    assert fresh / full < 0.5
+
+
 def test_history_figure_refuses_a_copy_that_diverged(monkeypatch: pytest.MonkeyPatch) -> None:
     clone = tcgcore.Match.clone
 
     def reseeded(self: tcgcore.Match[Any]) -> tcgcore.Match[Any]:
         copy = clone(self)
-        copy.state.turn += 1  # any difference between the copy and the match
+        copy.state.event_count += 1  # a difference that does not change the play
         return copy
 
     monkeypatch.setattr(tcgcore.Match, "clone", reseeded)
     length = len(run._timed_game("sparks", None, {}, 4))
     with pytest.raises(AssertionError, match="diverged"):
         run._history_pair("sparks", None, {}, 4, length)
+    # inside the flatness figure, the failure keeps the other figures and unfreezes the gc
+    f = run._flatness("sparks", None, {}, 0.05, 8)
+    assert f is not None and f["mix_adjusted_first_over_last"] is not None
+    assert f["history_free_over_full"] is None and f["history_interval_90"] is None
+    assert "diverged" in f["history_error"]
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_failed_history_figure_fails_the_run_and_keeps_the_figures(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def bench(label: str, repeats: int, seconds: float, sizes: dict[str, Any]) -> dict[str, Any]:
+        cfg = _config()
+        cfg["flatness_pooled"].update(history_free_over_full=None, history_interval_90=None,
+                                      history_error="AssertionError: seed 3 diverged",
+                                      work_matched_first_over_last=0.9,
+                                      work_matched_interval_90=[0.85, 0.95],
+                                      work_matched_share=0.9)
+        return cfg
+
+    monkeypatch.setattr(run, "bench_config", bench)
+    code = run.main(["--configs", "guimi_revival", "--no-peers", *_outputs(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert ("error: guimi_revival: the without-history flatness figure failed (AssertionError: "
+            "seed 3 diverged)") in captured.err
+    row = next(line for line in captured.out.splitlines() if "flatness ≥ 0.8" in line)
+    assert row.endswith("| not measurable (the without-history figure failed: AssertionError: "
+                        "seed 3 diverged) |")
+    assert "without history n/a" in row
 
 
 def test_flatness_verdict_reads_the_work_matched_and_history_figures(
@@ -1137,20 +1184,44 @@ def test_flatness_verdict_reads_the_work_matched_and_history_figures(
 
     text = row()
     assert "(work-matched; same board without history)" in text
-    assert "0.914, 90 % interval 0.902–0.923; without history 1.020 (0.970–1.080)" in text
-    assert "(mix-adjusted 0.620, raw 0.83; 10 games)" in text and text.endswith("| yes |")
+    assert ("0.914, 90 % interval 0.902–0.923 over 86.0 % of decisions; without history 1.020 "
+            "(0.970–1.080)") in text
+    assert "(mix-adjusted 0.620, raw 0.83; 10 games)" in text
+    # a yes says so when the mix-adjusted figure is below the bar
+    assert text.endswith("| yes on our reading (the mix-adjusted figure, 0.620, which also "
+                         "counts the extra rules work of the game's late turns, is below 0.8) |")
+    flat["mix_adjusted_first_over_last"] = 0.85
+    assert row().endswith("| yes |")
+    flat["work_matched_share"] = 0.3                      # a few kinds of decision only
+    assert row().endswith("| not measurable (the work-matched cells cover only 30.0 % of the "
+                          "decisions) |")
+    flat["work_matched_share"] = 0.86
     flat["history_interval_90"] = [0.70, 0.79]           # the history costs: no
     assert row().endswith("| no |")
     flat["history_interval_90"] = [0.75, 0.85]
     assert row().endswith("| not measurable now (an interval straddles 0.8) |")
     flat["work_matched_interval_90"] = [0.70, 0.79]      # either figure wholly below: no
     assert row().endswith("| no |")
+    # a figure of this run without an interval: no verdict, and no fall-back to mix-adjusted
+    for key in ("work_matched_interval_90", "history_interval_90"):
+        saved = flat[key]
+        flat[key] = None
+        assert row().endswith("| not measurable (a figure has no interval) |")
+        flat[key] = saved
+    flat["history_free_over_full"] = None
+    assert "without history n/a" in row()
+    flat["history_free_over_full"] = 1.02
+    flat["games_pooled"] = 1
+    assert row().endswith("| not measurable: only 1 game pooled; run longer with --flat-seconds |")
     flat["games_pooled"] = 3
     assert "not measurable: only 3 games pooled" in row()
     text, _ = _render(data, tmp_path, capsys)
     assert "| 0.914 (0.700–0.790; 86.0 %) | 1.020 (0.750–0.850) |" in text
     del flat["history_free_over_full"]                  # a file from before the history figure
     flat["games_pooled"] = 10
+    flat["mix_adjusted_first_over_last"] = 0.62
     text = row()
     assert "(mix-adjusted) | 0.620, 90 % interval 0.600–0.640" in text
     assert text.endswith("| no |")
+    flat["games_pooled"] = 0                            # no game long enough
+    assert row().endswith("| no game of ≥ 20 decisions | not measurable |")

@@ -1376,8 +1376,9 @@ def _flatness_target_row(label: str, f: dict[str, Any]) -> str:
     of the issue's target, benchmarks/README.md "Reading the flatness target"): *yes* when
     both 90 % intervals lie at or above 0.8 and the work-matched cells cover at least
     :data:`_FLAT_MATCHED_MIN_SHARE` of the decisions, *no* when either interval lies wholly
-    below, otherwise *not measurable*. A *yes* names the mix-adjusted figure when that is
-    below 0.8. Result files written before the without-history figure existed (no
+    below, otherwise *not measurable* (also when an interval is missing or the coverage is
+    short, whatever the other figure reads). A *yes* names the raw and mix-adjusted figures
+    that are below 0.8. Result files written before the without-history figure existed (no
     ``history_free_over_full`` key) are read on the mix-adjusted figure, as they were then."""
     if not f["games_pooled"]:
         return (f"| {label} flatness ≥ 0.8 | no game of ≥ {_FLAT_MIN_DECISIONS} decisions "
@@ -1421,11 +1422,15 @@ def _flatness_target_row(label: str, f: dict[str, Any]) -> str:
                    "of the decisions)")
         else:
             verdicts = {_verdict_90(wm_iv), _verdict_90(hist_iv)}
+            below = [f"{name} {x:.3f}" if name == "mix-adjusted" else f"{name} {x:.2f}"
+                     for name, x in (("raw", f["raw_first_over_last"]), ("mix-adjusted", mix))
+                     if x is not None and x < 0.8]
             met = ("no" if "no" in verdicts else
                    "not measurable now (an interval straddles 0.8)" if verdicts != {"yes"} else
-                   "yes" if mix is not None and mix >= 0.8 else
-                   f"yes on our reading (the mix-adjusted figure, {mix_text}, which also counts "
-                   "the extra rules work of the game's late turns, is below 0.8)")
+                   "yes" if not below else
+                   f"yes on our reading ({' and '.join(below)}, which also "
+                   f"count{'s' if len(below) == 1 else ''} the extra rules work of the game's "
+                   f"late turns, {'is' if len(below) == 1 else 'are'} below 0.8)")
     if f["games_pooled"] < _FLAT_MIN_POOLED:
         met = (f"not measurable: only {games} pooled; run longer with --flat-seconds")
     return f"| {label} flatness ≥ 0.8 ({name}) | {shown} ({others}; {games}) | {met} |"

@@ -1187,9 +1187,16 @@ def test_flatness_verdict_reads_the_work_matched_and_history_figures(
     assert ("0.914, 90 % interval 0.902–0.923 over 86.0 % of decisions; without history 1.020 "
             "(0.970–1.080)") in text
     assert "(mix-adjusted 0.620, raw 0.83; 10 games)" in text
-    # a yes says so when the mix-adjusted figure is below the bar
-    assert text.endswith("| yes on our reading (the mix-adjusted figure, 0.620, which also "
-                         "counts the extra rules work of the game's late turns, is below 0.8) |")
+    # a yes names the figures below the bar
+    assert text.endswith("| yes on our reading (mix-adjusted 0.620, which also counts the extra "
+                         "rules work of the game's late turns, is below 0.8) |")
+    flat["raw_first_over_last"] = 0.71
+    assert row().endswith("| yes on our reading (raw 0.71 and mix-adjusted 0.620, which also "
+                          "count the extra rules work of the game's late turns, are below 0.8) |")
+    flat["mix_adjusted_first_over_last"] = None
+    assert row().endswith("(raw 0.71, which also counts the extra rules work of the game's late "
+                          "turns, is below 0.8) |")
+    flat["raw_first_over_last"] = 0.83
     flat["mix_adjusted_first_over_last"] = 0.85
     assert row().endswith("| yes |")
     flat["work_matched_share"] = 0.3                      # a few kinds of decision only

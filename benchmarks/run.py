@@ -418,10 +418,10 @@ def _history_pair(game: str, players: int | None, options: dict[str, Any], seed:
     times = [0.0, 0.0]  # fresh, full
     for i in range(body):
         if i == start:  # the same state, no event history and no decisions
-            copy = m.clone()
-            fresh = tcgcore.Match(copy.spec, copy.state, seed=copy.seed, players=copy.players,
-                                  options=copy.options, decisions=[], plugins=copy.plugins,
-                                  registry=copy.registry, meta=copy.meta, keep_events=True)
+            twin = m.clone()
+            fresh = tcgcore.Match(twin.spec, twin.state, seed=twin.seed, players=twin.players,
+                                  options=twin.options, decisions=[], plugins=twin.plugins,
+                                  registry=twin.registry, meta=twin.meta, keep_events=True)
         reader = fresh if fresh is not None and i % 4 >= 2 else m
         choice = reader.pending
         assert choice is not None

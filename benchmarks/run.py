@@ -273,7 +273,7 @@ def _flatness_frozen(game: str, players: int | None, options: dict[str, Any], se
     the games before, the modules) aside from later collections. Without it, the full
     collections that a game's allocations set off scanned the benchmark's own growing
     lists too: a pause of milliseconds against a tenth of a game that costs a few hundred
-    µs, landing at random, which widened the 90 % intervals five- to tenfold. The game's
+    µs, landing at random, which widened the 90 % intervals three- to tenfold. The game's
     own objects are still collected as usual."""
     games: list[list[tuple[str, float, int]]] = []
     cpu0 = _cpu_s()
@@ -286,8 +286,8 @@ def _flatness_frozen(game: str, players: int | None, options: dict[str, Any], se
             break
     lengths = sorted(len(g) for g in games)
     cut = max(_FLAT_MIN_DECISIONS, lengths[(3 * len(lengths)) // 4])
-    kept = [g for g in games if len(g) >= cut]
     kept_seeds = [s for s, g in enumerate(games) if len(g) >= cut]
+    kept = [games[s] for s in kept_seeds]
     if not kept:
         return {"games_played": len(games), "longest": lengths[-1], "games_pooled": 0,
                 "raw_first_over_last": None, "mix_adjusted_first_over_last": None}
@@ -1422,8 +1422,8 @@ def _flatness_target_row(label: str, f: dict[str, Any]) -> str:
                    "of the decisions)")
         else:
             verdicts = {_verdict_90(wm_iv), _verdict_90(hist_iv)}
-            below = [f"{name} {x:.3f}" if name == "mix-adjusted" else f"{name} {x:.2f}"
-                     for name, x in (("raw", f["raw_first_over_last"]), ("mix-adjusted", mix))
+            below = [f"{figure} {x:.3f}" if figure == "mix-adjusted" else f"{figure} {x:.2f}"
+                     for figure, x in (("raw", f["raw_first_over_last"]), ("mix-adjusted", mix))
                      if x is not None and x < 0.8]
             met = ("no" if "no" in verdicts else
                    "not measurable now (an interval straddles 0.8)" if verdicts != {"yes"} else

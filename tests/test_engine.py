@@ -80,7 +80,7 @@ def test_move_refuses_a_bad_facing_controller_or_flag(registry: tcgcore.Registry
                                                        kwargs: dict[str, Any],
                                                        message: str) -> None:
     """A plugin passing a wrong-typed facing or a seat that does not exist gets EngineError
-    and the match is unchanged (such a card used to reach the state and its save, which then
+    and the match is unchanged (such a card never reaches the state and its save, which then
     would not load)."""
     m = _new(registry)
     eng = m.engine
@@ -263,7 +263,7 @@ def test_order_triggers_hides_cards_the_decider_cannot_see(registry: tcgcore.Reg
 
 def test_a_state_field_without_a_default_is_refused_when_the_game_is_defined() -> None:
     """The engine creates a state with the seats, the seed and the generator only: a field a
-    game adds without a default used to fail at new_match with a bare TypeError."""
+    game adds without a default is refused with a typed error, not a bare TypeError at new_match."""
 
     class NoDefault(tcgcore.GameState[tcgcore.CoreStep]):
         scores: list[int]

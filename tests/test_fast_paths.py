@@ -1,4 +1,4 @@
-"""The engine's fast paths (issue 8) behave exactly like the slow ones they replace.
+"""The engine's fast paths behave exactly like the slow ones they replace.
 
 * :meth:`Match.clone` copies cards and zones field by field instead of through msgpack: the
   copy must encode to the same bytes and share nothing mutable with the original.

@@ -1,4 +1,4 @@
-"""Hostile input found in review: every bad input gets a typed error and changes nothing."""
+"""Hostile input: every bad input gets a typed error and changes nothing."""
 
 from __future__ import annotations
 
@@ -265,7 +265,7 @@ def test_negative_card_ids_are_unknown_cards() -> None:
 
 def test_bad_simulate_arguments_are_options_errors(registry: tcgcore.Registry) -> None:
     """simulate checks its seeds like new_match: every game's seed is a match seed, so no
-    seed wraps around 2**64 (a report used to name seeds new_match refuses)."""
+    seed wraps around 2**64 (a report never names a seed new_match refuses)."""
     for seed, games in ((-1, 3), (2**64 - 2, 3), (2**64, 1)):
         with pytest.raises(tcgcore.OptionsError, match="2\\*\\*64"):
             tcgcore.simulate("sparks", games=games, seed=seed, registry=registry)

@@ -1,4 +1,4 @@
-"""Matches that keep no event history (``keep_events=False``, issue 8).
+"""Matches that keep no event history (``keep_events=False``).
 
 Events are history, not state: a match created with ``keep_events=False`` still builds
 every event (the game's trigger collector sees each one) but drops it afterwards. The

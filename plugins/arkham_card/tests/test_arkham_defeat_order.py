@@ -1,4 +1,4 @@
-"""Fixes from a rules review of the Arkham plugin: defeat resolves before the harm's
+"""Defeat order in the Arkham plugin: defeat resolves before the harm's
 "after" abilities (Psychosis and Hypochondria together, A703.3) and an eliminated
 investigator's abilities never resolve (A705.10); a lower sanity defeats at once (Dreams
 of R'lyeh, A703.2); Lita Chantler's bonus by every route into play (A216.3); enemies

@@ -1,4 +1,4 @@
-"""The per-card-code shortcuts of the rules engine (issue 8) answer exactly what the plain
+"""The per-card-code shortcuts of the rules engine answer exactly what the plain
 card-by-card lookups answer.
 
 The fast paths skip cards by code using data computed once from the immutable card pool
@@ -481,7 +481,7 @@ def test_A978_6_an_enemy_blanked_by_mind_wipe_offers_no_parley() -> None:
     assert m.state_bytes() == before
 
 
-# ---------------------------------------------------------------- third round (issue 8)
+# ---------------------------------------------------------------- pool shortcuts
 
 
 def _slow_paths(state: ArkhamState) -> dict[str, CardDef]:
@@ -494,7 +494,7 @@ def _slow_paths(state: ArkhamState) -> dict[str, CardDef]:
 
 
 def _check_against_slow_paths(state: ArkhamState) -> int:
-    """Shortcuts of the third round against the general path on one state."""
+    """The pool shortcuts against the general path on one state."""
     checks = 0
     for prefixes, named in (((("at.", "threat.", "play.")), ()), (("at.", "threat."), ()),
                             (("at.", "threat.", "play."), ("locations", "agendas"))):

@@ -345,9 +345,8 @@ def test_102_8_brood_hive() -> None:
 def test_102_9_key_of_light() -> None:
     """102.9, 101.3, 101.5, 016.4: the attacking player draws two cards. The revealed potion
     is not one of them: it stays revealed on top of the deck while the trigger resolves and
-    then goes to the hand, so the two cards drawn are the ones under it. (This test used to
-    assert a hand of 2, which was the bug: the draw took the revealed potion as its first
-    card.)"""
+    then goes to the hand, so the two cards drawn are the ones under it (the draw never takes
+    the revealed potion as its first card)."""
     m = battle(player(deck=["t_potion_monster", "seer_b8", "seer_b9", "seer_b7"]), hunter())
     wait_for(m, m.state.rb[0])
     pick(m, f"attack:{m.state.rb[1]}")

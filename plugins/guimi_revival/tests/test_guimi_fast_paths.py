@@ -1,4 +1,4 @@
-"""The fast paths of the Guimi rules (issue 8) give exactly what a fresh computation gives.
+"""The fast paths of the Guimi rules give exactly what a fresh computation gives.
 
 ``rules`` reads per-card facts from caches built once from the immutable card definitions
 (:func:`rules.card_infos` and the main-phase option records ``rules._OPTS``, which also hold

@@ -1,4 +1,4 @@
-"""The main-phase option cache (issue 8) gives exactly the options a fresh build gives (071-077).
+"""The main-phase option cache gives exactly the options a fresh build gives (071-077).
 
 ``rules.main_options`` reuses one :class:`tcgcore.Option` per (action, card, slot, card code);
 these tests empty the caches before each check, so a cached list must equal a freshly built

@@ -45,8 +45,7 @@ def test_031_3_healed_card_is_face_up_in_the_underworld_and_when_recurred() -> N
     """031.5, 031.3, 036.1, 073.1, 016.1, 102.3: a face-down status card healed into the public
     Underworld is put there face up, and both players see it (the opponent too; the damage
     check had revealed it already); returned from there to a unit slot (a recursion
-    placement, as 102.3) it enters face up and tapped, never face down. (Before the fix it
-    stayed face down in both zones.)"""
+    placement, as 102.3) it enters face up and tapped, never face down."""
     m = build(game(player(sequence=4, status=[{"code": "marauder_b8", "face_down": True}],
                           hand=["seer_b3"]), player("rb_hunter"), phase="main"))
     rb = m.state.rb[0]

@@ -1,11 +1,11 @@
-"""Fixes from a code review of the Arkham plugin: investigations refused by Locked Door
-(A985.3), validated trauma (A309.1), deck/scenario file errors of the command line, the
-campaign log's cultists who got away (A991.5), Twisting Paths and engagement (A992.3),
-useless clue events under The Masked Hunter (A904.2, A984.2), save-file checks, clearer
-labels and player-chosen searches. Second review: forced abilities before reactions
-(Ruth Turner, A902.1), cards that could change nothing (A904.2), Hospital Debts' limit,
-Wendy's Amulet in every window, hidden encounter searches (A909.1), Disc of Itzamna,
-Police Badge requests, Cat Burglar, Encyclopedia and On the Lam."""
+"""Card rulings of the Arkham plugin: investigations refused by Locked Door (A985.3),
+validated trauma (A309.1), deck/scenario file errors of the command line, the campaign log's
+cultists who got away (A991.5), Twisting Paths and engagement (A992.3), clue events that
+cannot discover under The Masked Hunter (A904.2, A984.2), save-file checks, option labels
+and player-chosen searches (A909.1); forced abilities before reactions (Ruth Turner,
+A902.1), cards that could change nothing (A904.2), Hospital Debts' limit, Wendy's Amulet in
+every window, hidden encounter searches, Disc of Itzamna, Police Badge requests, Cat
+Burglar, Encyclopedia and On the Lam."""
 
 from __future__ import annotations
 
@@ -369,7 +369,7 @@ def test_A984_6_herman_collins_parley_pays_the_discards_first() -> None:
     assert order[-1] == "to_victory" and order.count("discarded") >= 4
 
 
-# ---------------------------------------------------------------- second review
+# ------------------------------------- forced abilities, offers that change nothing, limits
 
 
 def _desc(*invs: dict[str, Any], **kw: Any) -> dict[str, Any]:

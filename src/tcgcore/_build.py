@@ -1,7 +1,7 @@
 """Which build is running: the modules that were loaded compiled (an optional mypyc build).
 
 tcgcore and the game plugins install as pure Python by default. A plugin may offer an
-optional compiled build (the Arkham plugin does: README.md, "Compiled Arkham rules") that turns
+optional compiled build (the Arkham plugin does: docs/compiled.md) that turns
 its hot modules into C extension modules which play identically and faster. Benchmarks record
 which modules ran compiled, and tests and front ends may ask (``docs/plugin-guide.md``, "An
 optional compiled build").

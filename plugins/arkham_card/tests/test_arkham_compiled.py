@@ -1,4 +1,4 @@
-"""The optional compiled build of the Arkham rule modules (mypyc; README "Compiled Arkham rules").
+"""The optional compiled build of the Arkham rule modules (mypyc; docs/compiled.md).
 
 The modules named in ``plugins/arkham_card/pyproject.toml`` (the mypyc build hook's ``include``)
 are compiled when the plugin is installed with ``HATCH_BUILD_HOOK_ENABLE_MYPYC=1``. A compiled
@@ -72,8 +72,7 @@ def test_the_source_tree_holds_no_compiled_modules() -> None:
         f"compiled modules in the source tree: {left}; an editable install would import them "
         "instead of the .py files. Delete them (rm -f plugins/arkham_card/src/*.so "
         "plugins/arkham_card/src/tcgcore_arkham_card/*.so). A compiled build leaves them when "
-        "it fails part-way or runs without HATCH_BUILD_CLEAN_HOOKS_AFTER=1 (README.md, "
-        "'Compiled Arkham rules')")
+        "it fails part-way or runs without HATCH_BUILD_CLEAN_HOOKS_AFTER=1 (docs/compiled.md)")
 
 
 _COMPILED = [n for n in _compiled_module_names() if _is_compiled(n)]
@@ -81,7 +80,7 @@ _EXPECTED = os.environ.get("TCGCORE_EXPECT_COMPILED") == "1"
 
 needs_compiled = pytest.mark.skipif(
     not _COMPILED and not _EXPECTED,
-    reason="needs the compiled build (README.md, 'Compiled Arkham rules')")
+    reason="needs the compiled build (docs/compiled.md)")
 
 
 @needs_compiled

@@ -8,6 +8,7 @@ sampled and not counted). :func:`runners` leaves out a peer that is not installe
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import random
 import time
@@ -110,31 +111,30 @@ def versions() -> dict[str, str | None]:
     return out
 
 
+def _import_pyspiel() -> Any:
+    import open_spiel.python.games  # noqa: F401  (registers the python_* games)
+    import pyspiel
+
+    return pyspiel
+
+
 def runners() -> tuple[dict[str, Any], dict[str, str]]:
     """``({"rlcard uno": runner, ...}, {"openspiel hearts": why it is not available, ...})``."""
     found: dict[str, Any] = {}
     missing: dict[str, str] = {}
-    try:
-        import rlcard
-    except Exception as exc:  # ImportError, or numpy incompatibilities at import
-        missing.update({f"rlcard {n}": _why(exc) for n in RLCARD_ENVS})
-    else:
-        for name in RLCARD_ENVS:
+    for engine, names, load, make in (
+            ("rlcard", RLCARD_ENVS, lambda: importlib.import_module("rlcard"), RLCardRunner),
+            ("openspiel", OPENSPIEL_GAMES, _import_pyspiel, OpenSpielRunner)):
+        try:
+            module = load()
+        except Exception as exc:  # ImportError, or a numpy incompatibility at import
+            missing.update({f"{engine} {n}": _why(exc) for n in names})
+            continue
+        for name in names:
             try:
-                found[f"rlcard {name}"] = RLCardRunner(rlcard, name)
+                found[f"{engine} {name}"] = make(module, name)
             except Exception as exc:
-                missing[f"rlcard {name}"] = _why(exc)
-    try:
-        import open_spiel.python.games  # noqa: F401  (registers the python_* games)
-        import pyspiel
-    except Exception as exc:
-        missing.update({f"openspiel {n}": _why(exc) for n in OPENSPIEL_GAMES})
-    else:
-        for name in OPENSPIEL_GAMES:
-            try:
-                found[f"openspiel {name}"] = OpenSpielRunner(pyspiel, name)
-            except Exception as exc:
-                missing[f"openspiel {name}"] = _why(exc)
+                missing[f"{engine} {name}"] = _why(exc)
     return found, missing
 
 

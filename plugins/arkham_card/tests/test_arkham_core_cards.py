@@ -129,6 +129,8 @@ def test_A974_1_cover_up_takes_the_clues_then_trauma_at_the_end() -> None:
     cover = enemy(m, "01007")
     assert st(m).cards[cover].zone == "threat.0" and st(m).cards[cover].counters["clues"] == 3
     answer(m, "investigate")
+    assert kind(m) == "use_trigger"  # Cover Up is a reaction: offered, not automatic
+    answer(m, "yes")
     assert st(m).inv[0].clues == 0 and st(m).cards[cover].counters["clues"] == 2
     assert "01007" in codes_in(m, "threat.0")
 

@@ -46,6 +46,7 @@ from .rules import (
     engaged_seat,
     enter_location,
     gain_clues,
+    gain_surge,
     is_enemy,
     location_by_code,
     location_of,
@@ -328,8 +329,8 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "discard_self":
         if source >= 0 and state.cards[source].zone.startswith(_PLAY_ZONE_PREFIXES):
             discard_card(eng, source)
-    elif op == "surge":
-        eng.push(DrawEncounter(seat=seat))
+    elif op == "surge":  # gained while resolving: drawn after the card leaves (A612.2)
+        gain_surge(eng, seat, source)
     elif op == "draw_encounter":
         eng.push(DrawEncounter(seat=seat))
     elif op in _PLAYER_OPS:

@@ -35,6 +35,7 @@ from .state import (
     ArkhamState,
     BeginRound,
     ChooseEnemyAnswer,
+    DiscoverClues,
     DoDraw,
     DrawEncounter,
     Effects,
@@ -44,6 +45,7 @@ from .state import (
     EngageAnswer,
     EngageCheck,
     FinishTreachery,
+    GainedSurge,
     HandSize,
     HandSizeAnswer,
     Harm,
@@ -647,6 +649,13 @@ def name_of(state: ArkhamState, cid: int) -> str:
     return ((extra.get(code) if extra else None) or _POOL[code]).name
 
 
+def prey_is_exclusive(prey: str) -> bool:
+    """Whether a prey string is a "Prey - X only" form (A607.2): ``"bearer"`` (the weakness
+    enemy's bearer) or ``"only:<seat>"``. Such an enemy engages and hunts nobody else; the
+    other forms only break ties (A607.1)."""
+    return prey == "bearer" or prey.startswith("only:")
+
+
 def prey_filter(state: ArkhamState, eid: int, seats: list[int]) -> list[int]:
     """Narrow candidate investigators by the enemy's prey (A607.1).
 
@@ -824,11 +833,17 @@ def gain_clues(eng: Eng, seat: int, amount: int) -> None:
     for cid in state.zones[Z_THREAT[seat]].cards:
         cc = state.cards[cid].counters
         if cc.get("clues", 0) > 0 and "cover_up" in dof(state, cid).keywords:
-            # Cover Up: the discovered clues come off it instead of the location
-            took = min(got, cc["clues"])
-            eng.add_counter(cid, "clues", -took)
-            eng.emit("clues_covered", player=seat, card=cid, amount=took)
+            # Cover Up's reaction: "when you would discover clues" (A974.1), declinable
+            ev = eng.emit("clues_would_discover", player=seat, card=cid, amount=got)
+            eng.push(DiscoverClues(seat=seat, amount=got, cover=cid, event=ev.seq))
             return
+    _discover(eng, seat, got)
+
+
+def _discover(eng: Eng, seat: int, got: int) -> None:
+    """Move ``got`` clues from the investigator's location onto them (A109.3)."""
+    state = eng.state
+    inv = state.inv[seat]
     eng.add_counter(inv.location, "clues", -got)
     inv.clues += got
     eng.emit("clues_discovered", player=seat, card=inv.location, amount=got)
@@ -1122,11 +1137,53 @@ def _resolve_encounter(eng: Eng, step: ResolveEncounter) -> None:
         after.append(EndPeril(card=cid))
     if has_kw(d, "surge") and step.depth < MAX_SURGE:
         after.append(DrawEncounter(seat=seat, depth=step.depth + 1))
+    elif d.revelation and step.depth < MAX_SURGE and seat >= 0:
+        after.append(GainedSurge(seat=seat, card=cid, depth=step.depth + 1))  # A612.2
     if d.type_code == "enemy":
         eng.push(SpawnAt(enemy=cid, seat=seat), *after)
     else:
         eng.push(Effects(seat=seat, effects=d.revelation, source=cid),
                  FinishTreachery(card=cid, seat=seat), *after)
+
+
+@spec.handles(DiscoverClues)
+def _discover_clues(eng: Eng, step: DiscoverClues) -> None:
+    """A974.1: after the "would discover" window, the clues come off Cover Up if its
+    reaction was used, otherwise from the location (re-read: the window may change both)."""
+    state = eng.state
+    seat = step.seat
+    inv = state.inv[seat]
+    if inv.status or inv.location < 0:
+        return
+    if step.event in state.cancelled:
+        state.cancelled.remove(step.event)
+        took = min(step.amount, state.cards[step.cover].counters.get("clues", 0))
+        if took > 0:
+            eng.add_counter(step.cover, "clues", -took)
+            eng.emit("clues_covered", player=seat, card=step.cover, amount=took)
+        return
+    got = min(step.amount, state.cards[inv.location].counters.get("clues", 0))
+    if got > 0:
+        _discover(eng, seat, got)
+
+
+def gain_surge(eng: Eng, seat: int, source: int) -> None:
+    """An encounter card gains surge (False Lead, the ``surge`` op): while ``source`` is
+    resolving, the drawer draws the next card only after it has finished resolving and
+    left play (A612.2, through :class:`GainedSurge`); otherwise at once."""
+    state = eng.state
+    eng.emit("surge", player=seat, card=source)
+    if source >= 0 and state.cards[source].zone == "resolving" and seat >= 0:
+        state.inv[seat].limits[f"surge:{source}"] = 1
+        return
+    eng.push(DrawEncounter(seat=seat))
+
+
+@spec.handles(GainedSurge)
+def _gained_surge(eng: Eng, step: GainedSurge) -> None:
+    limits = eng.state.inv[step.seat].limits
+    if limits and limits.pop(f"surge:{step.card}", 0):
+        eng.push(DrawEncounter(seat=step.seat, depth=step.depth))
 
 
 @spec.handles(EndPeril)
@@ -1822,6 +1879,11 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
                     found.append(Trigger(id="", player=s, ability=f"play_when:{cid}",
                                          source=cid, optional=True, timing="when",
                                          label=f"{_inv_name(state, s)}: play a card from hand"))
+    elif kind == "clues_would_discover" and event.player is not None and \
+            event.card is not None:  # Cover Up (A974.1): a reaction, so it may be declined
+        found.append(Trigger(id="", player=event.player, ability="cover_up",
+                             source=event.card, optional=True, timing="when",
+                             label=f"{name_of(state, event.card)}: reaction"))
     elif kind == "enemy_entered" and event.card is not None:
         d = dof(state, event.card)
         if "enemy_enters" in d.forced:
@@ -2020,6 +2082,8 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
         fx = dof(state, src).forced.get(trigger.ability[7:])
         if fx and state.cards[src].zone.startswith(_PLAY_ZONE_PREFIXES):
             run_effects(eng, trigger.player, fx, src)
+    elif trigger.ability == "cover_up" and src >= 0:
+        state.cancelled.append(trigger.event)  # the discovery comes off Cover Up (A974.1)
     elif trigger.ability.startswith("play_when:") and src >= 0:
         seat = trigger.player
         card = state.cards[src]
@@ -2058,7 +2122,7 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
 spec.collect_triggers = collect
 spec.trigger_kinds = frozenset({"entered", "enemy_defeated", "enemy_attacks", "enemy_entered",
                                 "harm_placed", "played", "encounter_drawn", "test_failed",
-                                "enemy_engaged"}) | _CARD_TRIGGER_KINDS
+                                "enemy_engaged", "clues_would_discover"}) | _CARD_TRIGGER_KINDS
 spec.resolve_trigger = resolve
 
 

@@ -58,10 +58,10 @@ EFFECT_OPS: Final = frozenset({
 #: Every keyword the rules read from a card's ``keywords`` (printed keywords such as
 #: ``hunter`` and the engine's names for card-specific rules such as ``cover_up``).
 KEYWORDS: Final = frozenset({
-    "after_action", "alert", "aloof", "amulet_events", "barricade", "blank_bearer", "byakhee",
+    "alert", "aloof", "amulet_events", "barricade", "blank_bearer", "byakhee",
     "cannot_attack", "cover_up", "double_negative_evade", "elusive", "frozen",
     "grotesque_statue", "haunted", "hunter", "massive", "necronomicon", "no_clues_engaged",
-    "no_investigate", "no_play", "peril", "ready_turn_end", "retaliate", "surge", "yithian",
+    "no_investigate", "no_play", "peril", "ready_turn_end", "retaliate", "surge", "turn_start", "yithian",
 })
 
 #: Prey values after ``highest:`` / ``lowest:`` (A607.1).

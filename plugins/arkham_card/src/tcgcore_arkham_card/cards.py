@@ -209,6 +209,7 @@ class CardDef(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     fast: bool = False
     play_when: str = ""
     play_action: str = ""
+    play_designator: str = ""  # the action an event without a test counts as (Evade.)
     play_skill: str = ""
     play_skill_bonus: int = 0
     play_damage_bonus: int = 0

@@ -796,11 +796,34 @@ def add_doom(eng: Eng, cid: int, amount: int) -> int:
     return in_play
 
 
+def cannot_leave_play(state: ArkhamState, cid: int) -> bool:
+    """The Necronomicon (A974.2): it cannot leave play while it has horror on it."""
+    return state.cards[cid].counters.get("horror", 0) > 0 and \
+        "necronomicon" in dof(state, cid).keywords and \
+        state.cards[cid].zone.startswith(_PLAY_ZONE_PREFIXES)
+
+
+def _amulet_takes(state: ArkhamState, card: Any, d: CardDef) -> bool:
+    """Wendy's Amulet (A975.13): an event of its controller discarded from play goes to
+    the bottom of their deck."""
+    return d.type_code == "event" and card.zone.startswith(_PLAY_ZONE_PREFIXES) and \
+        0 <= card.owner < len(state.inv) and any(
+            "amulet_events" in dof(state, c).keywords for c in state.zones[Z_PLAY[card.owner]].cards)
+
+
 def discard_card(eng: Eng, cid: int, *, defeated: bool = False) -> None:
-    """Send a card that leaves play to the discard pile it belongs in (A208.3, A615.2)."""
+    """Send a card that leaves play to the discard pile it belongs in (A208.3, A615.2);
+    The Necronomicon with horror on it stays (A974.2) and an event Wendy's Amulet takes
+    goes under its owner's deck (A975.13)."""
     state = eng.state
     card = state.cards[cid]
     d = printed(state, cid)  # type, weakness, victory: kept by a blank text box
+    if d.type_code == "asset" and cannot_leave_play(state, cid):
+        eng.emit("cannot_leave_play", card=cid, code=card.code)
+        return
+    if d.type_code == "event" and _amulet_takes(state, card, d):
+        eng.move(cid, Z_DECK[card.owner], kind="to_deck_bottom")
+        return
     if cid in state.auras:
         state.auras.remove(cid)
     if d.type_code in ("enemy", "treachery") and not d.is_weakness():

@@ -1,4 +1,4 @@
-"""The core card data against ArkhamDB's published facts (A201.1, A108.1, A201.3, A971.2).
+"""The core card data against ArkhamDB's published facts (A912.4; A201.1, A108.1, A201.3).
 
 ``data/arkhamdb_core_facts.json`` is a snapshot of the facts of every card in ArkhamDB's
 ``pack/core/core.json`` and ``pack/core/core_encounter.json`` (repository

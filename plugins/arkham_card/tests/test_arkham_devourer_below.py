@@ -117,6 +117,7 @@ def test_A991_2_A991_3_random_picks_follow_the_seed() -> None:
 
 
 def test_A991_2_unrevealed_woods_do_not_reveal_which_woods_they_are() -> None:
+    """Every unrevealed Arkham Woods shows the shared unrevealed side 01150u to every seat."""
     m = full(players=2, seed=4)
     state = st(m)
     placeholders = [c for c in state.zones["locations"].cards

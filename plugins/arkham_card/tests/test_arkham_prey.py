@@ -27,7 +27,8 @@ def _zone(m: Any, code: str) -> str:
 @pytest.mark.parametrize("code", BEARER_ONLY)
 def test_A607_2_bearer_only_hunter_moves_toward_its_bearer_not_the_nearest(code: str) -> None:
     """The enemy at C, its bearer (seat 0) two rooms away at A, another investigator one
-    room away at D: it moves toward A (to B), not toward D."""
+    room away at D: it moves toward A (to B), not toward D. Cards: Mob Enforcer 01101,
+    Silver Twilight Acolyte 01102, Stubborn Detective 01103."""
     m = scenario(desc(inv(), inv("t_inv_seeker", location="t_loc_d"), phase="enemy",
                       enemies=[{"code": code, "location": "t_loc_c", "owner": 0}]))
     assert where(m, enemy(m, code)) == loc(m, "t_loc_b")
@@ -101,7 +102,9 @@ PREY_FORMS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
 def test_A607_3_each_prey_form_chooses_whom_it_engages(
         code: str, prey: str, first: dict[str, Any], second: dict[str, Any]) -> None:
     """An exhausted enemy readies (upkeep) at a location with two investigators: its prey
-    picks seat 1 and the lead is not asked (A607.1, A602.2)."""
+    picks seat 1 and the lead is not asked (A607.1, A602.2). Cards: Ghoul Priest 01116,
+    Young Deep One 01181, Relentless Dark Young 01179, Ravenous Ghoul 01161, Screeching
+    Byakhee 01175, Yithian Observer 01177, The Masked Hunter 01121b."""
     m = scenario(desc(inv(**first), inv("t_inv_guard", **second) | {"code": "t_inv_seeker"},
                       phase="upkeep",
                       enemies=[{"code": code, "location": "t_loc_a", "exhausted": True}]))

@@ -60,7 +60,12 @@ def test_A974_1_cover_up_used_takes_the_clues_off_it_and_leaves_the_location_alo
     answer(m, "yes")
     assert st(m).inv[0].clues == 0 and st(m).cards[cover].counters["clues"] == 2
     assert st(m).cards[loc(m, "t_loc_a")].counters["clues"] == 2
-    assert _all(m, "clues_covered")
+    from tcgcore_arkham_card.plugin import describe
+
+    [would] = _all(m, "clues_would_discover")
+    [covered] = _all(m, "clues_covered")
+    assert describe(st(m), would) == "Roland Banks is about to discover 1 clue(s)"
+    assert describe(st(m), covered) == "1 clue(s) come off Cover Up instead"
 
 
 def test_A974_1_no_question_without_clues_on_cover_up_or_at_the_location() -> None:

@@ -1160,7 +1160,7 @@ def _resolve_encounter(eng: Eng, step: ResolveEncounter) -> None:
         after.append(EndPeril(card=cid))
     if has_kw(d, "surge") and step.depth < MAX_SURGE:
         after.append(DrawEncounter(seat=seat, depth=step.depth + 1))
-    elif d.revelation and step.depth < MAX_SURGE and seat >= 0:
+    elif step.depth < MAX_SURGE and seat >= 0 and _may_gain_surge(d.revelation):
         after.append(GainedSurge(seat=seat, card=cid, depth=step.depth + 1))  # A612.2
     if d.type_code == "enemy":
         eng.push(SpawnAt(enemy=cid, seat=seat), *after)
@@ -1188,6 +1188,18 @@ def _discover_clues(eng: Eng, step: DiscoverClues) -> None:
     got = min(step.amount, state.cards[inv.location].counters.get("clues", 0))
     if got > 0:
         _discover(eng, seat, got)
+
+
+#: Effect ops with which a card can gain surge while it resolves (A612.2).
+_SURGE_OPS: Final = frozenset({"surge", "false_lead"})
+
+
+def _may_gain_surge(effects: tuple[Effect, ...]) -> bool:
+    """Whether ``effects`` (a revelation, nested results included) can gain surge."""
+    for e in effects:
+        if e.op in _SURGE_OPS or _may_gain_surge(e.on_success) or _may_gain_surge(e.on_fail):
+            return True
+    return False
 
 
 def gain_surge(eng: Eng, seat: int, source: int) -> None:

@@ -1,8 +1,7 @@
-"""Core player cards whose text the plugin once paraphrased with another meaning, each
-played against its printed ability: Cover Up 01007 (A974.1), The Necronomicon 01009
-(A974.2), On the Lam 01010 (A975.13), Wendy's Amulet 01014 (A975.13), Extra Ammunition
-01026 (A978.4), Elusive 01050 and Survival Instinct 01081 (A975.14), Cunning Distraction
-01078 (A975.8)."""
+"""Core player cards played against the details of their printed text: Cover Up 01007
+(A974.1), The Necronomicon 01009 (A974.2), Wendy's Amulet 01014 (A975.13), Extra
+Ammunition 01026 (A978.4), Elusive 01050 and Survival Instinct 01081 (A975.14), Cunning
+Distraction 01078 (A975.8). On the Lam 01010 (A975.13) is in test_arkham_card_abilities.py."""
 
 from __future__ import annotations
 
@@ -86,18 +85,6 @@ def test_A974_2_necronomicon_cannot_leave_play_while_it_has_horror() -> None:
     book = enemy(m, "01009")
     assert st(m).cards[book].zone == "threat.0"
     assert st(m).inv[0].damage == 2
-
-
-# ------------------------------------------------------------------ On the Lam 01010
-
-
-def test_A975_13_on_the_lam_is_played_as_the_turn_begins() -> None:
-    """Skids may play On the Lam before his first action of the turn, not after it."""
-    m = scenario(desc(inv("01003", hand=["01010"])))
-    lam = enemy(m, "01010")
-    assert f"fastplay:{lam}" in keys(m)
-    answer(m, "draw")
-    assert f"fastplay:{lam}" not in keys(m)
 
 
 # --------------------------------------------------------------- Wendy's Amulet 01014

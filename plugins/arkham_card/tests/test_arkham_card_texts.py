@@ -165,3 +165,15 @@ def test_A975_14_survival_instinct_may_keep_the_other_enemies() -> None:
     assert where(m, enemy(m, "t_rat")) == room_b
     assert where(m, enemy(m, "t_ghoul")) == loc(m, "t_loc_a")
     pass_until(m, "action")
+
+
+def test_A974_2_A705_7_the_necronomicon_leaves_with_its_eliminated_investigator() -> None:
+    """Daisy resigns with The Necronomicon 01009 (2 horror) in her threat area: elimination
+    discards it all the same."""
+    m = scenario(desc(inv("01002", location="01115", threat=[{"code": "01009", "horror": 2}]),
+                      locations=[{"code": "01115"}]))
+    book = enemy(m, "01009")
+    answer(m, next(k for k in keys(m) if k.startswith("activate:") and
+                   k != f"activate:{book}:0"))
+    assert st(m).inv[0].status == "resigned"
+    assert not st(m).cards[book].zone.startswith("threat.")

@@ -261,7 +261,7 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
             eng.move(cid, Z_AT[loc], kind="disengaged")  # A705.5 (same zone kind: kept)
             engage_after.append(cid)
         else:
-            discard_card(eng, cid)  # A705.7
+            discard_card(eng, cid, eliminated=True)  # A705.7 (The Necronomicon too)
     for cid in list(state.zones[Z_PLAY[seat]].cards):
         if cid != inv.card:
             if cid in state.auras:

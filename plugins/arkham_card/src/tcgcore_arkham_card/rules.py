@@ -811,14 +811,16 @@ def _amulet_takes(state: ArkhamState, card: Any, d: CardDef) -> bool:
             "amulet_events" in dof(state, c).keywords for c in state.zones[Z_PLAY[card.owner]].cards)
 
 
-def discard_card(eng: Eng, cid: int, *, defeated: bool = False) -> None:
+def discard_card(eng: Eng, cid: int, *, defeated: bool = False,
+                 eliminated: bool = False) -> None:
     """Send a card that leaves play to the discard pile it belongs in (A208.3, A615.2);
-    The Necronomicon with horror on it stays (A974.2) and an event Wendy's Amulet takes
-    goes under its owner's deck (A975.13)."""
+    The Necronomicon with horror on it stays (A974.2), unless its investigator is
+    eliminated (``eliminated``, A705.7), and an event Wendy's Amulet takes goes under its
+    owner's deck (A975.13)."""
     state = eng.state
     card = state.cards[cid]
     d = printed(state, cid)  # type, weakness, victory: kept by a blank text box
-    if d.type_code == "asset" and cannot_leave_play(state, cid):
+    if d.type_code == "asset" and not eliminated and cannot_leave_play(state, cid):
         eng.emit("cannot_leave_play", card=cid, code=card.code)
         return
     if d.type_code == "event" and _amulet_takes(state, card, d):

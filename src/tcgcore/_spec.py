@@ -69,7 +69,9 @@ class GameSpec(Generic[S]):
             is named (``"random"`` unless the game has a better one).
         check_deck: ``check_deck(text, source) -> problems``: validate a deck list
             given as text (``source`` names the file, for messages); an empty
-            list means the deck is legal. Used by ``tcgcore deck check``.
+            list means the deck is legal. A line starting ``"notice: "`` informs
+            without making the deck illegal (a field the game does not apply, say).
+            Used by ``tcgcore deck check``.
         campaign_runner: ``run(argv, out, inp) -> exit code``: the game's own
             campaign front end, independent of a single match. ``tcgcore campaign
             GAME ARGS…`` passes ``ARGS`` (after the game name), the output stream and

@@ -47,6 +47,9 @@ from ._serve import serve_stdio
 from ._simulate import print_progress, simulate
 from ._terminal import ReplayStepper, TerminalUI, check_replay, describe_event
 
+#: A ``check_deck`` line with this prefix is a notice, not a problem (see GameSpec).
+NOTICE = "notice: "
+
 __all__ = ["main"]
 
 
@@ -226,10 +229,16 @@ def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise TcgcoreError(f"{args.game} has no deck lists to check")
     source = "<stdin>" if args.file == "-" else args.file
     text, unreadable = _deck_text(args.file, inp)
-    problems = [unreadable] if unreadable else spec.check_deck(text, source)
+    lines = [unreadable] if unreadable else spec.check_deck(text, source)
+    notices = [line[len(NOTICE):] for line in lines if line.startswith(NOTICE)]
+    problems = [line for line in lines if not line.startswith(NOTICE)]
     if args.json:
-        out.write(json.dumps({"legal": not problems, "problems": problems}) + "\n")
-    elif len(problems) == 1:  # one line, naming the file once
+        report: dict[str, Any] = {"legal": not problems, "problems": problems}
+        if notices:
+            report["notices"] = notices
+        out.write(json.dumps(report) + "\n")
+        return 1 if problems else 0
+    if len(problems) == 1:  # one line, naming the file once
         line = problems[0]
         out.write(f"{line if line.startswith(source + ': ') else f'{source}: {line}'}\n")
     elif problems:
@@ -238,6 +247,8 @@ def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             out.write(f"  - {problem}\n")
     else:
         out.write(f"{source}: legal {args.game} deck\n")
+    for notice in notices:
+        out.write(f"{source}: note: {notice}\n")
     return 1 if problems else 0
 
 

@@ -127,12 +127,14 @@ def test_A975_12_barricade_does_not_stop_an_elite_enemy() -> None:
 # ------------------------------------------------------------------ A975.13
 
 
-def test_A975_13_on_the_lam_only_after_an_action() -> None:
+def test_A975_13_on_the_lam_only_after_the_turn_begins() -> None:
+    """On the Lam 01010: "play after your turn begins": offered as the turn begins, not
+    once an action has been taken."""
     m = scenario(desc(inv("01003", hand=["01010"])))
     lam = enemy(m, "01010")
-    assert f"fastplay:{lam}" not in keys(m)
-    answer(m, "resource")
     assert f"fastplay:{lam}" in keys(m)
+    answer(m, "resource")
+    assert f"fastplay:{lam}" not in keys(m)
 
 
 def test_A975_13_hospital_debts_takes_two_resources_a_round() -> None:
@@ -194,16 +196,22 @@ def test_A975_14_elusive_moves_to_any_revealed_location_without_enemies() -> Non
     play(m, "01050")
     room_d = loc(m, "t_loc_d")
     assert f"location:{room_d}" in keys(m)  # not connecting to room A
-    assert f"location:{loc(m, 't_loc_c')}" not in keys(m) and "stay" in keys(m)
+    assert f"location:{loc(m, 't_loc_c')}" not in keys(m)
+    assert "stay" not in keys(m)  # Elusive 01050: the move is part of the card
     answer(m, f"location:{room_d}")
     assert st(m).inv[0].location == room_d
     assert where(m, enemy(m, "t_ghoul")) == loc(m, "t_loc_a")
 
 
-def test_A975_14_elusive_may_stay() -> None:
-    m = scenario(desc(inv("01003", hand=["01050"]), enemies=[{"code": "t_ghoul", "engaged": 0}]))
+def test_A975_14_elusive_stays_only_with_nowhere_to_go() -> None:
+    """Elusive 01050 with every other location holding an enemy: nothing to ask, the
+    investigator stays and the enemy engages again."""
+    m = scenario(desc(inv("01003", hand=["01050"]), enemies=[
+        {"code": "t_ghoul", "engaged": 0},
+        *({"code": "t_rat", "location": r, "exhausted": True}
+          for r in ("t_loc_b", "t_loc_c", "t_loc_d"))]))
     play(m, "01050")
-    answer(m, "stay")
+    assert kind(m) != "choose_location"
     assert st(m).inv[0].location == loc(m, "t_loc_a")
     assert events(m, "disengaged")  # disengaged, but a ready enemy here engages again (A602.1)
     assert st(m).cards[enemy(m, "t_ghoul")].zone == "threat.0"
@@ -398,6 +406,8 @@ def test_A975_3_survival_instinct_disengages_the_others_and_may_move() -> None:
                                {"code": "t_rat", "engaged": 0}]))
     answer(m, f"evade:{enemy(m, 't_ghoul')}")
     answer(m, f"commit:{enemy(m, '01081')}")
+    assert kind(m) == "disengage" and keys(m) == ["disengage", "keep"]  # optional (01081)
+    answer(m, "disengage")
     assert kind(m) == "choose_location" and "stay" in keys(m)
     room_b = loc(m, "t_loc_b")
     answer(m, f"location:{room_b}")

@@ -612,9 +612,7 @@ def test_A974_6_on_the_lam_enemies_not_in_the_attack_order() -> None:
                         "deck": ["01088"] * 5},
                        enemies=[{"code": "t_rat", "engaged": 0},
                                 {"code": "t_rat", "engaged": 0}]))
-    answer(m, "resource")
-    _until_action(m)
-    answer(m, f"fastplay:{enemy(m, '01010')}")
+    answer(m, f"fastplay:{enemy(m, '01010')}")  # as the turn begins (01010)
     _until_action(m)
     answer(m, "end_turn")
     seen = []
@@ -641,6 +639,9 @@ def test_A975_3_survival_instinct_moves_the_evading_investigator() -> None:
             answer(m, *([p.options[0].key] if p.player == 1 and p.options else []))
             continue
         break
+    p = m.pending
+    assert p is not None and p.kind == "disengage" and p.player == 0  # the evading one
+    answer(m, "disengage")
     p = m.pending
     assert p is not None and p.kind == "choose_location" and p.player == 0
     assert st(m).zones["threat.0"].cards == []  # disengaged from the other enemy

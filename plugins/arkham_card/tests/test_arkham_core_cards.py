@@ -129,6 +129,8 @@ def test_A974_1_cover_up_takes_the_clues_then_trauma_at_the_end() -> None:
     cover = enemy(m, "01007")
     assert st(m).cards[cover].zone == "threat.0" and st(m).cards[cover].counters["clues"] == 3
     answer(m, "investigate")
+    assert kind(m) == "use_trigger"  # Cover Up is a reaction: offered, not automatic
+    answer(m, "yes")
     assert st(m).inv[0].clues == 0 and st(m).cards[cover].counters["clues"] == 2
     assert "01007" in codes_in(m, "threat.0")
 
@@ -189,10 +191,10 @@ def test_A974_6_heirloom_and_on_the_lam() -> None:
     pass_until(m, "action")
     assert len(codes_in(m, "hand.0")) == hand - 1
     m2 = scenario(desc(inv("01003", hand=["01010"]), enemies=[{"code": "t_ghoul", "engaged": 0}]))
-    assert f"fastplay:{enemy(m2, '01010')}" not in keys(m2)  # after an action (A975.13)
-    answer(m2, "resource")  # provokes an attack of opportunity
+    assert f"fastplay:{enemy(m2, '01010')}" in keys(m2)  # after the turn begins (A975.13)
     play(m2, "01010")
     before = len(events(m2, "enemy_attacks"))
+    answer(m2, "resource")  # would provoke an attack of opportunity: On the Lam stops it
     answer(m2, "end_turn")
     pass_until(m2, "action")
     assert len(events(m2, "enemy_attacks")) == before

@@ -194,6 +194,7 @@ def test_A602_5_survival_instinct_move_leaves_the_rat_to_engage_the_other() -> N
     answer(m, "inv:0")
     answer(m, f"evade:{enemy(m, 't_ghoul')}")
     answer(m, f"commit:{enemy(m, '01081')}")
+    answer(m, "disengage")  # Survival Instinct 01081: disengaging is optional (A975.14)
     answer(m, f"location:{loc(m, 't_loc_b')}")
     pass_until(m, "action")
     assert st(m).inv[0].location == loc(m, "t_loc_b")

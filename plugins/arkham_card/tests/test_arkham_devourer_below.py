@@ -22,6 +22,7 @@ from tcgcore_arkham_card.testkit import (
     pass_until,
     result,
     st,
+    who,
 )
 
 import tcgcore
@@ -116,6 +117,7 @@ def test_A991_2_A991_3_random_picks_follow_the_seed() -> None:
 
 
 def test_A991_2_unrevealed_woods_do_not_reveal_which_woods_they_are() -> None:
+    """Every unrevealed Arkham Woods shows the shared unrevealed side 01150u to every seat."""
     m = full(players=2, seed=4)
     state = st(m)
     placeholders = [c for c in state.zones["locations"].cards
@@ -454,8 +456,10 @@ def test_A994_6_massive_umordhoth_attacks_everyone_there() -> None:
     m = scenario(d)
     umor = enemy(m, "01157")
     assert st(m).cards[umor].zone == f"at.{loc(m, '01149')}"  # engaged without moving
-    attacked = sorted(e.player for e in events(m, "enemy_attacks") if e.player is not None)
-    assert attacked == [0, 1]
+    assert kind(m) == "massive_order" and who(m) == 0  # the lead orders its attacks (A611.2)
+    answer(m, "inv:1")
+    attacked = [e.player for e in m.events_since(0, player="all") if e.kind == "enemy_attacks"]
+    assert attacked == [1, 0]
     assert st(m).inv[0].damage == 3 and st(m).inv[1].horror == 3 and st(m).inv[2].damage == 0
 
 

@@ -256,6 +256,8 @@ def test_A982_8_A985_2_on_wings_of_darkness_moves_to_central_rivertown() -> None
 
 
 def test_A983_1_A984_2_masked_hunter_engages_the_most_clues_and_blocks_clues() -> None:
+    """Predator or Prey? 01121 advances and brings The Masked Hunter 01121b, engaged with
+    the investigator with the most clues, who then discovers nothing."""
     m = scenario(town(inv("01125", clues=1), inv("01129", "t_inv_seeker", clues=3),
                       phase="mythos", round=2, agenda_doom=5, set_aside=["01121b"],
                       tokens=["+1"]))
@@ -274,6 +276,8 @@ def test_A983_1_A984_2_masked_hunter_engages_the_most_clues_and_blocks_clues() -
 
 
 def test_A983_2_act_action_draws_from_the_cultist_deck() -> None:
+    """Uncovering the Conspiracy 01123: spend 2 clues per investigator as a group to
+    draw the top card of the Cultist deck."""
     m = mm(players=1, seed=3)
     state = st(m)
     act = state.zones["acts"].cards[0]

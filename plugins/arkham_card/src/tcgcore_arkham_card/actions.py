@@ -176,8 +176,8 @@ def _playable_now(state: ArkhamState, seat: int, cid: int, d: CardDef) -> bool:
     fast or not, and that no "cannot play" card (Dissonant Voices) is in the threat area.
     Here: On the Lam, the cost (A202), unique titles (A108.1) and an event's potential to
     change the game state (A904.2)."""
-    if "after_action" in d.keywords and not state.inv[seat].limits.get("acted:turn"):
-        return False  # On the Lam (A975.13): only after you have taken an action
+    if "turn_start" in d.keywords and state.inv[seat].limits.get("acted:turn"):
+        return False  # On the Lam (A975.13): only after your turn begins, before an action
     if state.inv[seat].resources < cost_of(state, cid, d):
         return False
     if d.type_code == "asset" and _unique_blocked(state, d):
@@ -318,8 +318,8 @@ def turn_options(state: ArkhamState, seat: int) -> list[Option]:
             # cost (at most the printed one, as no pool location raises a cost; less only
             # for an asset, Easttown), unique titles, an event's potential to change the
             # game state
-            elif "after_action" in d.keywords and not inv.limits.get("acted:turn"):
-                continue  # On the Lam (A975.13): only after you have taken an action
+            elif "turn_start" in d.keywords and inv.limits.get("acted:turn"):
+                continue  # On the Lam (A975.13): only as your turn begins, before an action
             elif resources < info[3] and (d.type_code != "asset" or
                                           resources < cost_of(state, cid, d)):
                 continue  # A202
@@ -595,7 +595,9 @@ def _action_chosen(eng: Eng, step: ActionChosen) -> None:
         cid = int(rest)
         d = dof(state, cid)
         eng.push(DoPlay(seat=seat, card=cid), follow)
-        _spend_action(eng, seat, d.play_action or "play")
+        # an event with an action designator but no test (Cunning Distraction: Evade)
+        # is that action, so it provokes no attack of opportunity (A416.2)
+        _spend_action(eng, seat, d.play_action or d.play_designator or "play")
     elif head == "activate":
         cid_s, idx_s = rest.split(":")
         cid, idx = int(cid_s), int(idx_s)

@@ -255,18 +255,46 @@ def _blast(eng: Eng, seat: int, loc: int, amount: int, source: int) -> None:
 
 
 def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
-    """Disengage from each enemy engaged with you (Survival Instinct: except the evaded
-    one), then offer the moves: ``code`` ``"anywhere"`` (Elusive) any revealed location
-    without enemies, ``"connecting"`` (Cat Burglar) any connecting location, default
-    (Survival Instinct) a connecting revealed location without enemies; ``stay`` declines
-    (not offered for Cat Burglar, whose move is part of the ability)."""
+    """Disengage from each enemy engaged with you, then move (A975.14). Survival Instinct
+    (``target`` ``"evade"``) leaves the evaded enemy aside and asks first whether to
+    disengage from the others (``disengage`` / ``keep``); Elusive and Cat Burglar always
+    disengage. Then :func:`_escape_move`."""
     state = eng.state
-    for eid in engaged_enemies(state, seat):
-        if e.target == "evade" and state.test is not None and eid == state.test.target:
-            continue
+    if e.target == "evade":
+        others = _other_engaged(state, seat)
+        if others:
+            eng.ask(seat, "disengage", "Disengage from the other enemies engaged with you?",
+                    [Option(key="disengage", label="Disengage from them"),
+                     Option(key="keep", label="Stay engaged")],
+                    resume=CardChoiceAnswer(seat=seat, op="escape_disengage", source=source,
+                                            effects=(e,)))
+            return
+    else:
+        _disengage(eng, engaged_enemies(state, seat))
+    _escape_move(eng, seat, e, source)
+
+
+def _other_engaged(state: ArkhamState, seat: int) -> list[int]:
+    """Enemies engaged with ``seat`` other than the one its skill test evades."""
+    target = state.test.target if state.test is not None else -1
+    return [eid for eid in engaged_enemies(state, seat) if eid != target]
+
+
+def _disengage(eng: Eng, enemies: list[int]) -> None:
+    state = eng.state
+    for eid in enemies:
         eloc = location_of(state, eid)
         if not state.cards[eid].zone.startswith("at."):
             eng.move(eid, Z_AT[eloc], kind="disengaged")
+
+
+def _escape_move(eng: Eng, seat: int, e: Effect, source: int) -> None:
+    """The move of :func:`_escape`: ``code`` ``"anywhere"`` (Elusive) a revealed location
+    without enemies, anywhere; ``"connecting"`` (Cat Burglar, Survival Instinct) a
+    connecting location, safe ones first. Only Survival Instinct's move is optional
+    (``stay``); Elusive and Cat Burglar must move when they can, and with nowhere to go the
+    investigator stays and the enemies left there engage again (A602.5)."""
+    state = eng.state
     here = state.inv[seat].location
     if e.code == "anywhere":
         places = [x for x in state.zones["locations"].cards if x != here]
@@ -281,10 +309,8 @@ def _escape(eng: Eng, seat: int, e: Effect, source: int) -> None:
     if not places:  # nowhere to go: you stay, and the enemies left here engage (A602.5)
         engage_unengaged_at(eng, here)
         return
-    # Cat Burglar (``connecting``, not after an evasion) must move: no ``stay``
-    must = e.code == "connecting" and e.target != "evade"
-    stay = [] if must else [Option(key="stay", label="Stay here")]
-    eng.ask(seat, "choose_location", "Move to a location?",
+    stay = [Option(key="stay", label="Stay here")] if e.target == "evade" else []
+    eng.ask(seat, "choose_location", "Move to a location?" if stay else "Move to which location?",
             [*(Option(key=f"location:{p}", label=f"Move to {name_of(state, p)}", card=p)
                for p in places), *stay],
             resume=CardChoiceAnswer(seat=seat, op="move", source=source))
@@ -340,6 +366,10 @@ def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
         run_effects(eng, seat, with_chosen(step.effects, int(key.split(":")[1])), step.source)
     elif op == "blast":
         _blast(eng, seat, int(key.split(":")[1]), step.amount, step.source)
+    elif op == "escape_disengage":  # Survival Instinct: disengaging is optional (A975.14)
+        if key == "disengage":
+            _disengage(eng, _other_engaged(state, seat))
+        _escape_move(eng, seat, step.effects[0], step.source)
     elif op == "move":
         if key != "stay":
             eng.push(DoMove(seat=seat, location=int(key.split(":")[1])))

@@ -9,8 +9,9 @@ names where one exists (``type_code``, ``skill_willpower``, ``enemy_fight``, ``s
 ``forced`` and the small effect language (:class:`Effect`).
 
 Unknown fields are ignored (so ArkhamDB exports load), but every known field is
-type-checked; a bad value raises :class:`tcgcore.CardDataError` naming the file, the
-card code and the field.
+type-checked, and effect ops, keywords and prey forms must be ones the engine knows
+(:mod:`.card_checks`); a bad value raises :class:`tcgcore.CardDataError` naming the file,
+the card code and the field.
 """
 
 from __future__ import annotations
@@ -208,6 +209,7 @@ class CardDef(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
     fast: bool = False
     play_when: str = ""
     play_action: str = ""
+    play_designator: str = ""  # the action an event without a test counts as (Evade.)
     play_skill: str = ""
     play_skill_bonus: int = 0
     play_damage_bonus: int = 0
@@ -336,8 +338,8 @@ def parse_cards(raw: bytes | str, *, source: str) -> dict[str, CardDef]:
 
     Raises:
         tcgcore.CardDataError: invalid JSON, a card without a code, a repeated code,
-            an unknown ``type_code`` or a field of the wrong type (naming the file,
-            the card code and the field).
+            an unknown ``type_code``, a field of the wrong type, or an unknown effect op,
+            keyword or prey form (naming the file, the card code and the field).
     """
     try:
         items = json.loads(raw)
@@ -354,6 +356,11 @@ def parse_cards(raw: bytes | str, *, source: str) -> dict[str, CardDef]:
             card = msgspec.convert(item, CardDef)
         except msgspec.ValidationError as exc:
             raise tcgcore.CardDataError(f"{source}: card {code}: {exc}") from None
+        from .card_checks import card_object_problem  # it reads this module's structs
+
+        problem = card_object_problem(item, f"card {code}", strict=False)
+        if problem:  # an unknown effect op, keyword or prey form fails at load, not in play
+            raise tcgcore.CardDataError(f"{source}: {problem}")
         if card.type_code not in _VALID_TYPES:
             raise tcgcore.CardDataError(
                 f"{source}: card {code}: field 'type_code' has unknown value {card.type_code!r}")

@@ -3,10 +3,13 @@
 A deck is the JSON ArkhamDB exports for a deck or a published decklist
 (``/api/public/deck/<id>.json``, ``/api/public/decklist/<id>.json``):
 ``investigator_code``, ``slots`` (``{code: quantity}``, signature cards, weaknesses and
-``"01000"`` — a random basic weakness — included) and optionally ``sideSlots``. Every other
-field ArkhamDB writes (``id``, ``name``, ``meta`` as a JSON string, ``tags``, ``xp``,
-``taboo_id``, ``ignoreDeckLimitSlots`` …) is accepted and ignored; ``sideSlots`` may be an
-object or an (empty) list, as PHP serialises it.
+``"01000"`` — a random basic weakness — included) and optionally ``sideSlots``;
+``sideSlots`` may be an object or an (empty) list, as PHP serialises it.
+``ignoreDeckLimitSlots`` (copies that count toward neither the deck size nor the copy limit)
+and ``xp`` (compared with the experience of the deck's cards) are read. Every other field
+ArkhamDB writes (``id``, ``name``, ``tags`` …) is accepted; the ones that would change the
+game if the engine applied them (``taboo_id``, ``meta``, a side deck) are named in a notice
+(:func:`deck_notices`, A971.6).
 
 :func:`deck_problems` applies the deck-building rules (A201.2, A201.3): deck size without
 signature cards and weaknesses, class/level options, 2 copies per title (1 for
@@ -32,7 +35,9 @@ __all__ = [
     "DeckList",
     "check_deck",
     "deck_codes",
+    "deck_notices",
     "deck_problems",
+    "investigator_list",
     "load_deck",
     "option_allows",
     "parse_deck",
@@ -56,6 +61,12 @@ class DeckList(msgspec.Struct, kw_only=True):
     slots: dict[str, int]
     side: dict[str, int] = {}
     name: str = ""
+    #: ``ignoreDeckLimitSlots``: copies outside the deck size and the copy limit (A972.7)
+    ignore_limit: dict[str, int] = {}
+    #: ``xp``: the deck's experience, compared with its cards' levels (A972.8)
+    xp: int | None = None
+    #: fields present that the engine does not apply (``taboo_id``, ``meta``)
+    unused: tuple[str, ...] = ()
 
 
 def _bad(source: str, problem: str) -> tcgcore.DeckError:
@@ -100,9 +111,22 @@ def parse_deck(text: str, source: str = "deck") -> DeckList:
         except ValueError:
             pass
     name = raw.get("name")
+    xp = raw.get("xp")
+    if xp is not None and (isinstance(xp, bool) or not isinstance(xp, int) or xp < 0):
+        raise _bad(source, "field 'xp' must be a whole number 0 or more")
+    unused = tuple(k for k in _UNUSED_FIELDS if raw.get(k) not in (None, "", "{}", {}, [], 0))
     return DeckList(investigator=inv, slots=_slot_map(raw["slots"], "slots", source),
                     side=_slot_map(raw.get("sideSlots"), "sideSlots", source),
-                    name=name if isinstance(name, str) else "")
+                    name=name if isinstance(name, str) else "",
+                    ignore_limit=_slot_map(raw.get("ignoreDeckLimitSlots"),
+                                           "ignoreDeckLimitSlots", source),
+                    xp=xp, unused=unused)
+
+
+#: ArkhamDB deck fields that change the game but that the engine does not apply (A971.6):
+#: a taboo list and ``meta`` (a JSON string of deck-building choices such as an alternate
+#: investigator front or back).
+_UNUSED_FIELDS: tuple[str, ...] = ("taboo_id", "meta")
 
 
 def starter_deck(name_or_code: str) -> DeckList:
@@ -122,7 +146,8 @@ def starter_deck(name_or_code: str) -> DeckList:
         deck = _STARTER_DECKS[key] = parse_deck(path.read_text(encoding="utf-8"),
                                                 source=f"{key}.json")
     return DeckList(investigator=deck.investigator, slots=dict(deck.slots),
-                    side=dict(deck.side), name=deck.name)  # the caller's own copy
+                    side=dict(deck.side), name=deck.name, ignore_limit=dict(deck.ignore_limit),
+                    xp=deck.xp, unused=deck.unused)  # the caller's own copy
 
 
 #: The shipped starter decks by short name, read and parsed once per process (the files do
@@ -198,16 +223,32 @@ def _label(code: str, d: CardDef | None) -> str:
     return f"{code} {d.name}" if d is not None else code
 
 
+def investigator_list() -> str:
+    """``"01001 Roland Banks, 01002 Daisy Walker, …"``: every investigator card of the pool
+    (the test investigators ``t_inv_…`` last), for messages about an unknown investigator."""
+    codes = sorted((c for c, d in card_pool().items() if d.type_code == "investigator"),
+                   key=lambda c: (c.startswith("t"), c))
+    return ", ".join(_label(c, card_pool()[c]) for c in codes)
+
+
+def indefinite(noun: str) -> str:
+    """``"an investigator"``, ``"a treachery"``: the noun with its indefinite article."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def deck_problems(deck: DeckList) -> list[str]:
     """Every deck-building problem of ``deck`` (empty when legal); each line names the
-    card code and name."""
+    card code and name. Copies listed in ``ignore_limit`` count toward neither the deck
+    size nor the copy limit (A972.7)."""
     pool = card_pool()
     problems: list[str] = []
     inv = pool.get(deck.investigator)
     if inv is None:
-        return [f"unknown investigator code {deck.investigator!r}"]
+        return [f"unknown investigator code {deck.investigator!r} (the investigators are "
+                f"{investigator_list()})"]
     if inv.type_code != "investigator":
-        return [f"{_label(inv.code, inv)} is not an investigator"]
+        return [f"{_label(inv.code, inv)} is not an investigator (the investigators are "
+                f"{investigator_list()})"]
     size = 0
     weaknesses = 0
     titles: dict[str, list[str]] = {}
@@ -220,7 +261,8 @@ def deck_problems(deck: DeckList) -> list[str]:
             problems.append(f"unknown card code {code!r}")
             continue
         if d.type_code not in ("asset", "event", "skill", "treachery", "enemy"):
-            problems.append(f"{_label(code, d)}: a {d.type_code} card cannot be in a deck")
+            problems.append(f"{_label(code, d)}: {indefinite(d.type_code)} card cannot be "
+                            "in a deck")
             continue
         if d.restrictions:
             who = d.restrictions.partition(":")[2]
@@ -239,13 +281,14 @@ def deck_problems(deck: DeckList) -> list[str]:
         if d.encounter_code:
             problems.append(f"{_label(code, d)}: a story card cannot be in a deck")
             continue
-        size += qty
+        size += qty - min(qty, deck.ignore_limit.get(code, 0))
         titles.setdefault(d.title, []).append(code)
         if not option_allows(inv, d):
             problems.append(f"{_label(code, d)}: {d.faction_code} level {_level(d)} is not "
                             f"allowed for {inv.name}")
     for title, codes in titles.items():
-        count = sum(deck.slots[c] for c in codes)
+        count = sum(deck.slots[c] - min(deck.slots[c], deck.ignore_limit.get(c, 0))
+                    for c in codes)
         limit = min(1 if pool[c].exceptional else pool[c].deck_limit for c in codes)
         if count > limit:
             problems.append(f"{', '.join(codes)} {title}: {count} copies (limit {limit} per "
@@ -266,8 +309,28 @@ def deck_problems(deck: DeckList) -> list[str]:
     return problems
 
 
+def deck_notices(deck: DeckList) -> list[str]:
+    """What the deck check tells without making the deck illegal (A971.6, A972.8), each line
+    starting ``notice: ``: the fields present that the engine does not apply, the side deck
+    that is not played, and cards whose experience is over the deck's ``xp``."""
+    out: list[str] = []
+    if deck.unused:
+        out.append(f"notice: {', '.join(deck.unused)} given but not applied by the engine "
+                   "(the deck is played as its slots list it)")
+    if deck.side:
+        out.append(f"notice: the side deck ({sum(deck.side.values())} cards) is not played")
+    if deck.xp is not None:
+        pool = card_pool()
+        spent = sum(_level(pool[c]) * q for c, q in deck.slots.items() if c in pool)
+        if spent > deck.xp:
+            out.append(f"notice: the cards' experience ({spent}) is over the deck's xp "
+                       f"({deck.xp})")
+    return out
+
+
 def check_deck(text: str, source: str) -> list[str]:
-    """``spec.check_deck``: the problems of an ArkhamDB deck JSON text (or a starter name).
+    """``spec.check_deck``: the problems of an ArkhamDB deck JSON text (or a starter name),
+    then its notices (lines starting ``notice: ``, which do not make it illegal).
 
     Text that is not JSON (TOML, plain text that names no starter deck) or is JSON ``null``,
     a number or a string gives the single problem ``not a JSON deck list (...)``; a JSON
@@ -285,7 +348,7 @@ def check_deck(text: str, source: str) -> list[str]:
             deck = parse_deck(text, source)
         except tcgcore.DeckError as exc:
             return list(exc.problems)
-    return deck_problems(deck)
+    return deck_problems(deck) + deck_notices(deck)
 
 
 def _json_list(text: str) -> bool:

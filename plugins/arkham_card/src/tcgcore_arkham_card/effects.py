@@ -35,6 +35,7 @@ from .rules import (
     agenda_threshold,
     can_enter,
     can_investigate,
+    cannot_leave_play,
     current_act,
     current_agenda,
     discard_card,
@@ -46,6 +47,7 @@ from .rules import (
     engaged_seat,
     enter_location,
     gain_clues,
+    gain_surge,
     is_enemy,
     location_by_code,
     location_of,
@@ -270,8 +272,11 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         for s, i in enumerate(state.inv):
             if i.status != "resigned":
                 state.extra_trauma.append(f"{s}:killed")
-    elif op == "discard_asset_or_damage":
-        assets = [c for c in state.zones[Z_PLAY[seat]].cards if c != state.inv[seat].card]
+    elif op == "discard_asset_or_damage":  # Crypt Chill: an asset you control, in play or
+        # in your threat area, that can leave play (The Necronomicon with horror cannot)
+        assets = [c for c in (*state.zones[Z_PLAY[seat]].cards, *state.zones[Z_THREAT[seat]].cards)
+                  if c != state.inv[seat].card and dof(state, c).type_code == "asset"
+                  and not cannot_leave_play(state, c)]
         if not assets:
             eng.push(Harm(seat=seat, damage=e.amount, source=source))
         elif len(assets) == 1:
@@ -328,8 +333,8 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "discard_self":
         if source >= 0 and state.cards[source].zone.startswith(_PLAY_ZONE_PREFIXES):
             discard_card(eng, source)
-    elif op == "surge":
-        eng.push(DrawEncounter(seat=seat))
+    elif op == "surge":  # gained while resolving: drawn after the card leaves (A612.2)
+        gain_surge(eng, seat, source)
     elif op == "draw_encounter":
         eng.push(DrawEncounter(seat=seat))
     elif op in _PLAYER_OPS:

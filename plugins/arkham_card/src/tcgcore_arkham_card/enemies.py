@@ -52,6 +52,7 @@ from .rules import (
     name_of,
     player_order,
     prey_filter,
+    prey_is_exclusive,
     seats_at,
     spec,
     trigger_of_eliminated,
@@ -78,6 +79,8 @@ from .state import (
     HunterMoves,
     HunterPick,
     LeadAnswer,
+    MassiveAttacks,
+    MassivePick,
     MoveOne,
     MoveOneAnswer,
     TraumaAnswer,
@@ -258,7 +261,7 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
             eng.move(cid, Z_AT[loc], kind="disengaged")  # A705.5 (same zone kind: kept)
             engage_after.append(cid)
         else:
-            discard_card(eng, cid)  # A705.7
+            discard_card(eng, cid, eliminated=True)  # A705.7 (The Necronomicon too)
     for cid in list(state.zones[Z_PLAY[seat]].cards):
         if cid != inv.card:
             if cid in state.auras:
@@ -519,7 +522,7 @@ def _move_choices(state: ArkhamState, eid: int) -> tuple[list[int], list[int]]:
         goal = goals[0]
     else:
         seats = player_order(state)
-        if d.prey.startswith("only:"):
+        if prey_is_exclusive(d.prey):  # "Prey - X only" hunts only X (A607.2)
             seats = prey_filter(state, eid, seats)
         reach = [s for s in seats if state.inv[s].location in dist]
         if not reach:
@@ -600,8 +603,7 @@ def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
         eng.push(EnemyAttacks(seats=seats[1:]))
         return
     if len(pending) == 1:
-        eng.push(EnemyAttack(enemy=pending[0], seat=seat, exhaust=True),
-                 EnemyAttacks(seats=seats[1:]))
+        eng.push(_one_enemy_attacks(state, pending[0], seat), EnemyAttacks(seats=seats[1:]))
         return
     eng.ask(seat, "attack_order", "Which enemy attacks you next?",
             [Option(key=f"enemy:{e}", label=name_of(state, e), card=e) for e in pending],
@@ -611,18 +613,62 @@ def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
 @spec.handles(AttackPick)
 def _attack_pick(eng: Eng, step: AttackPick) -> None:
     eid = int(eng.answer[0].split(":")[1])
-    eng.push(EnemyAttack(enemy=eid, seat=step.seats[0], exhaust=True),
+    eng.push(_one_enemy_attacks(eng.state, eid, step.seats[0]),
              EnemyAttacks(seats=step.seats, pending=[e for e in step.pending if e != eid],
                           started=True))
+
+
+def _one_enemy_attacks(state: ArkhamState, eid: int, seat: int) -> tcgcore.Step:
+    """The step for enemy ``eid``'s turn to attack in 3.3: one attack on ``seat`` that
+    exhausts it (A417.5), or, for a massive enemy, its attacks on everyone at its location
+    in the lead's order (A611.2)."""
+    if has_kw(dof(state, eid), "massive"):
+        return MassiveAttacks(enemy=eid)
+    return EnemyAttack(enemy=eid, seat=seat, exhaust=True)
+
+
+@spec.handles(MassiveAttacks)
+def _massive_attacks(eng: Eng, step: MassiveAttacks) -> None:
+    """A611.2: a ready massive enemy attacks each investigator at its location that it may
+    attack, one at a time in the order the lead chooses (``inv:<seat>``; no question when
+    one is left), then exhausts after the last attack like any enemy (A417.5)."""
+    state = eng.state
+    eid = step.enemy
+    card = state.cards[eid]
+    if not card.zone.startswith("at.") or card.exhausted:
+        return
+    loc = int(card.zone[3:])
+    here = seats_at(state, loc)
+    if step.started:
+        seats = [s for s in step.seats if s in here]
+    else:
+        seats = [s for s in player_order(state) if s in here]
+    seats = [s for s in seats if not state.inv[s].status and can_attack(state, s, eid)]
+    if not seats:
+        if step.started:
+            eng.update_card(eid, exhausted=True)  # after its last attack (A611.2)
+            eng.emit("enemy_exhausted", card=eid, code=card.code)
+        return
+    if len(seats) == 1:
+        eng.push(EnemyAttack(enemy=eid, seat=seats[0]),
+                 MassiveAttacks(enemy=eid, seats=[], started=True))
+        return
+    eng.ask(state.lead, "massive_order", f"Which investigator does {name_of(state, eid)} "
+            "attack next?", [Option(key=f"inv:{s}", label=dof(state, state.inv[s].card).name)
+                             for s in seats],
+            resume=MassivePick(enemy=eid, seats=seats))
+
+
+@spec.handles(MassivePick)
+def _massive_pick(eng: Eng, step: MassivePick) -> None:
+    seat = int(eng.answer[0].split(":")[1])
+    eng.push(EnemyAttack(enemy=step.enemy, seat=seat),
+             MassiveAttacks(enemy=step.enemy, seats=[s for s in step.seats if s != seat],
+                            started=True))
 
 
 @spec.handles(EndEnemyPhase)
 def _end_enemy_phase(eng: Eng, step: EndEnemyPhase) -> None:
     state = eng.state
-    # A611.2: massive enemies exhaust after their last attack of the phase
-    for loc in state.zones["locations"].cards:
-        for eid in state.zones[Z_AT[loc]].cards:
-            if is_enemy(state, eid) and has_kw(dof(state, eid), "massive") and seats_at(state, loc):
-                eng.update_card(eid, exhausted=True)
     eng.emit("phase_ended", data={"phase": "enemy"})
     eng.push(*_agenda_forced(state, "enemy_phase_end"), UpkeepPhase())

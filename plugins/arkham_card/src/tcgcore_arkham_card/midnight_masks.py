@@ -47,6 +47,7 @@ from .rules import (
     dof,
     engaged_enemies,
     enter_location,
+    gain_surge,
     is_enemy,
     location_by_code,
     location_of,
@@ -61,7 +62,6 @@ from .rules import (
 from .state import (
     AdvanceAct,
     ArkhamState,
-    DrawEncounter,
     Effects,
     EngageAnswer,
     EngageCheck,
@@ -360,9 +360,8 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         if took:
             eng.emit("clues_spent", player=seat, amount=took)
     elif op == "false_lead" and inv is not None:  # A984.8
-        if inv.clues == 0:
-            eng.emit("surge", player=seat, card=source)
-            eng.push(DrawEncounter(seat=seat))
+        if inv.clues == 0:  # it gains surge: the next card comes after it (A612.2)
+            gain_surge(eng, seat, source)
             return
         eng.push(StartTest(test=SkillTest(
             seat=seat, skill=e.skill, difficulty=e.difficulty, kind="effect", source=source,

@@ -279,6 +279,16 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
         return f"{who} discovers {amt} clue(s) at {name}"
     if k == "clues_spent":
         return f"{who} spends {amt} clue(s)"
+    if k == "clues_would_discover":  # Cover Up's "when" window (A974.1)
+        return f"{who} is about to discover {amt} clue(s)"
+    if k == "clues_covered":
+        return f"{amt} clue(s) come off {name} instead"
+    if k == "cannot_leave_play":
+        return f"{name} cannot leave play while it has horror on it"
+    if k == "surge":
+        return f"{name} surges: {who} draws another encounter card after it"
+    if k == "enemy_exhausted":
+        return f"{name} exhausts"
     if k == "doom_placed":
         tail = f" (doom in play {data['in_play']}/{data['threshold']})" \
             if "in_play" in data else ""

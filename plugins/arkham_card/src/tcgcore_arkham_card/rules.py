@@ -35,6 +35,7 @@ from .state import (
     ArkhamState,
     BeginRound,
     ChooseEnemyAnswer,
+    DiscoverClues,
     DoDraw,
     DrawEncounter,
     Effects,
@@ -44,6 +45,7 @@ from .state import (
     EngageAnswer,
     EngageCheck,
     FinishTreachery,
+    GainedSurge,
     HandSize,
     HandSizeAnswer,
     Harm,
@@ -647,6 +649,13 @@ def name_of(state: ArkhamState, cid: int) -> str:
     return ((extra.get(code) if extra else None) or _POOL[code]).name
 
 
+def prey_is_exclusive(prey: str) -> bool:
+    """Whether a prey string is a "Prey - X only" form (A607.2): ``"bearer"`` (the weakness
+    enemy's bearer) or ``"only:<seat>"``. Such an enemy engages and hunts nobody else; the
+    other forms only break ties (A607.1)."""
+    return prey == "bearer" or prey.startswith("only:")
+
+
 def prey_filter(state: ArkhamState, eid: int, seats: list[int]) -> list[int]:
     """Narrow candidate investigators by the enemy's prey (A607.1).
 
@@ -787,11 +796,36 @@ def add_doom(eng: Eng, cid: int, amount: int) -> int:
     return in_play
 
 
-def discard_card(eng: Eng, cid: int, *, defeated: bool = False) -> None:
-    """Send a card that leaves play to the discard pile it belongs in (A208.3, A615.2)."""
+def cannot_leave_play(state: ArkhamState, cid: int) -> bool:
+    """The Necronomicon (A974.2): it cannot leave play while it has horror on it."""
+    return state.cards[cid].counters.get("horror", 0) > 0 and \
+        "necronomicon" in dof(state, cid).keywords and \
+        state.cards[cid].zone.startswith(_PLAY_ZONE_PREFIXES)
+
+
+def _amulet_takes(state: ArkhamState, card: Any, d: CardDef) -> bool:
+    """Wendy's Amulet (A975.13): an event of its controller discarded from play goes to
+    the bottom of their deck."""
+    return d.type_code == "event" and card.zone.startswith(_PLAY_ZONE_PREFIXES) and \
+        0 <= card.owner < len(state.inv) and any(
+            "amulet_events" in dof(state, c).keywords for c in state.zones[Z_PLAY[card.owner]].cards)
+
+
+def discard_card(eng: Eng, cid: int, *, defeated: bool = False,
+                 eliminated: bool = False) -> None:
+    """Send a card that leaves play to the discard pile it belongs in (A208.3, A615.2);
+    The Necronomicon with horror on it stays (A974.2), unless its investigator is
+    eliminated (``eliminated``, A705.7), and an event Wendy's Amulet takes goes under its
+    owner's deck (A975.13)."""
     state = eng.state
     card = state.cards[cid]
     d = printed(state, cid)  # type, weakness, victory: kept by a blank text box
+    if d.type_code == "asset" and not eliminated and cannot_leave_play(state, cid):
+        eng.emit("cannot_leave_play", card=cid, code=card.code)
+        return
+    if d.type_code == "event" and _amulet_takes(state, card, d):
+        eng.move(cid, Z_DECK[card.owner], kind="to_deck_bottom")
+        return
     if cid in state.auras:
         state.auras.remove(cid)
     if d.type_code in ("enemy", "treachery") and not d.is_weakness():
@@ -824,11 +858,17 @@ def gain_clues(eng: Eng, seat: int, amount: int) -> None:
     for cid in state.zones[Z_THREAT[seat]].cards:
         cc = state.cards[cid].counters
         if cc.get("clues", 0) > 0 and "cover_up" in dof(state, cid).keywords:
-            # Cover Up: the discovered clues come off it instead of the location
-            took = min(got, cc["clues"])
-            eng.add_counter(cid, "clues", -took)
-            eng.emit("clues_covered", player=seat, card=cid, amount=took)
+            # Cover Up's reaction: "when you would discover clues" (A974.1), declinable
+            ev = eng.emit("clues_would_discover", player=seat, card=cid, amount=got)
+            eng.push(DiscoverClues(seat=seat, amount=got, cover=cid, event=ev.seq))
             return
+    _discover(eng, seat, got)
+
+
+def _discover(eng: Eng, seat: int, got: int) -> None:
+    """Move ``got`` clues from the investigator's location onto them (A109.3)."""
+    state = eng.state
+    inv = state.inv[seat]
     eng.add_counter(inv.location, "clues", -got)
     inv.clues += got
     eng.emit("clues_discovered", player=seat, card=inv.location, amount=got)
@@ -1122,11 +1162,65 @@ def _resolve_encounter(eng: Eng, step: ResolveEncounter) -> None:
         after.append(EndPeril(card=cid))
     if has_kw(d, "surge") and step.depth < MAX_SURGE:
         after.append(DrawEncounter(seat=seat, depth=step.depth + 1))
+    elif step.depth < MAX_SURGE and seat >= 0 and _may_gain_surge(d.revelation):
+        after.append(GainedSurge(seat=seat, card=cid, depth=step.depth + 1))  # A612.2
     if d.type_code == "enemy":
         eng.push(SpawnAt(enemy=cid, seat=seat), *after)
     else:
         eng.push(Effects(seat=seat, effects=d.revelation, source=cid),
                  FinishTreachery(card=cid, seat=seat), *after)
+
+
+@spec.handles(DiscoverClues)
+def _discover_clues(eng: Eng, step: DiscoverClues) -> None:
+    """A974.1: after the "would discover" window, the clues come off Cover Up if its
+    reaction was used, otherwise from the location (re-read: the window may change both)."""
+    state = eng.state
+    seat = step.seat
+    inv = state.inv[seat]
+    if inv.status or inv.location < 0:
+        return
+    if step.event in state.cancelled:
+        state.cancelled.remove(step.event)
+        took = min(step.amount, state.cards[step.cover].counters.get("clues", 0))
+        if took > 0:
+            eng.add_counter(step.cover, "clues", -took)
+            eng.emit("clues_covered", player=seat, card=step.cover, amount=took)
+        return
+    got = min(step.amount, state.cards[inv.location].counters.get("clues", 0))
+    if got > 0:
+        _discover(eng, seat, got)
+
+
+#: Effect ops with which a card can gain surge while it resolves (A612.2).
+_SURGE_OPS: Final = frozenset({"surge", "false_lead"})
+
+
+def _may_gain_surge(effects: tuple[Effect, ...]) -> bool:
+    """Whether ``effects`` (a revelation, nested results included) can gain surge."""
+    for e in effects:
+        if e.op in _SURGE_OPS or _may_gain_surge(e.on_success) or _may_gain_surge(e.on_fail):
+            return True
+    return False
+
+
+def gain_surge(eng: Eng, seat: int, source: int) -> None:
+    """An encounter card gains surge (False Lead, the ``surge`` op): while ``source`` is
+    resolving, the drawer draws the next card only after it has finished resolving and
+    left play (A612.2, through :class:`GainedSurge`); otherwise at once."""
+    state = eng.state
+    eng.emit("surge", player=seat, card=source)
+    if source >= 0 and state.cards[source].zone == "resolving" and seat >= 0:
+        state.inv[seat].limits[f"surge:{source}"] = 1
+        return
+    eng.push(DrawEncounter(seat=seat))
+
+
+@spec.handles(GainedSurge)
+def _gained_surge(eng: Eng, step: GainedSurge) -> None:
+    limits = eng.state.inv[step.seat].limits
+    if limits and limits.pop(f"surge:{step.card}", 0):
+        eng.push(DrawEncounter(seat=step.seat, depth=step.depth))
 
 
 @spec.handles(EndPeril)
@@ -1822,6 +1916,11 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
                     found.append(Trigger(id="", player=s, ability=f"play_when:{cid}",
                                          source=cid, optional=True, timing="when",
                                          label=f"{_inv_name(state, s)}: play a card from hand"))
+    elif kind == "clues_would_discover" and event.player is not None and \
+            event.card is not None:  # Cover Up (A974.1): a reaction, so it may be declined
+        found.append(Trigger(id="", player=event.player, ability="cover_up",
+                             source=event.card, optional=True, timing="when",
+                             label=f"{name_of(state, event.card)}: reaction"))
     elif kind == "enemy_entered" and event.card is not None:
         d = dof(state, event.card)
         if "enemy_enters" in d.forced:
@@ -2020,6 +2119,8 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
         fx = dof(state, src).forced.get(trigger.ability[7:])
         if fx and state.cards[src].zone.startswith(_PLAY_ZONE_PREFIXES):
             run_effects(eng, trigger.player, fx, src)
+    elif trigger.ability == "cover_up" and src >= 0:
+        state.cancelled.append(trigger.event)  # the discovery comes off Cover Up (A974.1)
     elif trigger.ability.startswith("play_when:") and src >= 0:
         seat = trigger.player
         card = state.cards[src]
@@ -2058,7 +2159,7 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
 spec.collect_triggers = collect
 spec.trigger_kinds = frozenset({"entered", "enemy_defeated", "enemy_attacks", "enemy_entered",
                                 "harm_placed", "played", "encounter_drawn", "test_failed",
-                                "enemy_engaged"}) | _CARD_TRIGGER_KINDS
+                                "enemy_engaged", "clues_would_discover"}) | _CARD_TRIGGER_KINDS
 spec.resolve_trigger = resolve
 
 

@@ -27,7 +27,7 @@ class _InvDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     deck: list[str] = []
     discard: list[str] = []
     assets: list[str | dict[str, Any]] = []
-    threat: list[str] = []
+    threat: list[str | dict[str, Any]] = []
     resources: int = 5
     clues: int = 0
     damage: int = 0
@@ -49,6 +49,7 @@ class _EnemyDesc(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     exhausted: bool = False
     damage: int = 0
     doom: int = 0
+    owner: int | None = None
 
 
 class Description(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -10,6 +10,7 @@ import msgspec
 
 import tcgcore
 
+from .card_checks import card_object_problem, token_effect_problem
 from .cards import (
     CardDef,
     ScenarioDef,
@@ -18,7 +19,16 @@ from .cards import (
     load_scenario,
     scenario_list,
 )
-from .decks import STARTERS, DeckList, deck_codes, deck_problems, load_deck, starter_codes
+from .decks import (
+    STARTERS,
+    DeckList,
+    deck_codes,
+    deck_problems,
+    indefinite,
+    investigator_list,
+    load_deck,
+    starter_codes,
+)
 from .rules import (
     GAME,
     Eng,
@@ -308,10 +318,12 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
                                    f"got {lead!r}")
     _zones(eng, n)
     for s, code in enumerate(invs):
-        d = _check_code(state, str(code), "option 'investigators'")
-        if d.type_code != "investigator":
-            raise tcgcore.OptionsError(f"{GAME}: option 'investigators': {code} is not an "
-                                       "investigator")
+        d = state.extra_defs.get(str(code)) if state.extra_defs else None
+        d = d or card_pool().get(str(code))
+        if d is None or d.type_code != "investigator":
+            what = "unknown card code" if d is None else "not an investigator:"
+            raise tcgcore.OptionsError(f"{GAME}: option 'investigators': {what} {code!r} "
+                                       f"(the investigators are {investigator_list()})")
         card = eng.add_card(d.code, s, f"play.{s}")
         inv = Inv(code=d.code, card=card.id, resources=5)  # A303.1
         if imported:
@@ -405,7 +417,12 @@ def _scenario_setup(eng: Eng, step: ScenarioSetup) -> None:
 _TOKEN_SYMBOLS: Final = ("skull", "cultist", "tablet", "elder_thing", "auto_fail", "elder_sign")
 #: symbols whose effect comes from the scenario reference card (A214.2, A505.1)
 _REFERENCE_SYMBOLS: Final = ("skull", "cultist", "tablet", "elder_thing")
-_ASSET_KEYS: Final = ("code", "uses", "damage", "horror", "doom", "exhausted")
+_ASSET_KEYS: Final = ("code", "uses", "damage", "horror", "doom", "clues", "resources",
+                      "exhausted")
+#: Keys of a threat-area card object: the code and the tokens on it.
+_THREAT_KEYS: Final = ("code", "damage", "horror", "doom", "clues", "resources")
+#: Tokens a description may put on a card in play (counter names).
+_CARD_TOKENS: Final = ("damage", "horror", "doom", "clues", "resources")
 
 
 def _desc_bad(msg: str) -> tcgcore.OptionsError:
@@ -475,6 +492,8 @@ def _check_description(desc: Description) -> None:
                 _at_least(getattr(idesc, k), 1, f"{where}.{k}")
         for j, a in enumerate(idesc.assets):
             _check_asset(a, f"{where}.assets[{j}]")
+        for j, a in enumerate(idesc.threat):
+            _check_asset(a, f"{where}.threat[{j}]", _THREAT_KEYS)
     for i, ed in enumerate(desc.enemies):
         _at_least(ed.damage, 0, f"enemies[{i}].damage")
         _at_least(ed.doom, 0, f"enemies[{i}].doom")
@@ -484,19 +503,41 @@ def _check_description(desc: Description) -> None:
             raise _desc_bad(f"enemies[{i}]: needs a location or an engaged seat")
 
 
-def _check_asset(a: str | dict[str, Any], where: str) -> None:
+def _check_asset(a: str | dict[str, Any], where: str,
+                 keys: tuple[str, ...] = _ASSET_KEYS) -> None:
+    """An asset or threat-area card object: a code, known keys, tokens 0 or more."""
     if isinstance(a, str):
         return
     if not isinstance(a.get("code"), str):
-        raise _desc_bad(f"{where}.code: missing (the asset's card code)")
+        raise _desc_bad(f"{where}.code: missing (the card's code)")
     for k, v in a.items():
-        if k not in _ASSET_KEYS:
-            raise _desc_bad(f"{where}: unknown field {k!r} (known: {', '.join(_ASSET_KEYS)})")
+        if k not in keys:
+            raise _desc_bad(f"{where}: unknown field {k!r} (known: {', '.join(keys)})")
         if k == "exhausted" and not isinstance(v, bool):
             raise _desc_bad(f"{where}.exhausted must be true or false")
-        if k in ("uses", "damage", "horror", "doom") and (
+        if k in ("uses", *_CARD_TOKENS) and (
                 isinstance(v, bool) or not isinstance(v, int) or v < 0):
             raise _desc_bad(f"{where}.{k} must be an integer 0 or more (got {v!r})")
+
+
+def _check_vocabulary(raw: dict[str, Any]) -> None:
+    """Card objects and token effects use only fields, effect ops, keywords and prey forms
+    the engine knows (card_checks.py), so a mistake fails here, naming the path of the
+    field, and not when the card is played.
+
+    Raises:
+        tcgcore.OptionsError: e.g. ``cards[0].revelation[0].op: unknown effect op ...``.
+    """
+    for i, card in enumerate(raw.get("cards") or ()):
+        problem = card_object_problem(card, f"cards[{i}]")
+        if problem:
+            raise _desc_bad(problem)
+    effects = raw.get("token_effects")
+    if isinstance(effects, dict):
+        for sym, te in effects.items():
+            problem = token_effect_problem(te, f"token_effects.{sym}")
+            if problem:
+                raise _desc_bad(problem)
 
 
 def _check_tokens_left(what: str, value: int, limit: int | None, field: str,
@@ -509,9 +550,8 @@ def _check_tokens_left(what: str, value: int, limit: int | None, field: str,
 
 def _typed(d: CardDef, type_code: str, where: str) -> CardDef:
     if d.type_code != type_code:
-        raise _desc_bad(f"{where}: {d.code} is a{'n' if d.type_code[:1] in 'aeiou' else ''} "
-                        f"{d.type_code} card, not a{'n' if type_code[:1] in 'aeiou' else ''} "
-                        f"{type_code}")
+        raise _desc_bad(f"{where}: {d.code} is {indefinite(d.type_code)} card, not "
+                        f"{indefinite(type_code)}")
     return d
 
 
@@ -522,6 +562,7 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
     except msgspec.ValidationError as exc:
         raise _desc_bad(_shape_error(str(exc))) from None
     _check_description(desc)
+    _check_vocabulary(raw)
     if len(desc.investigators) != state.num_players:
         raise tcgcore.OptionsError(f"{GAME}: scenario description lists "
                                    f"{len(desc.investigators)} investigators for "
@@ -594,10 +635,17 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
                                        f"{idesc.location!r} is not in play")
         state.inv.append(inv)
         for zone, codes in ((f"hand.{s}", idesc.hand), (f"deck.{s}", idesc.deck),
-                            (f"discard.{s}", idesc.discard), (f"threat.{s}", idesc.threat)):
+                            (f"discard.{s}", idesc.discard)):
             for c in codes:
                 _check_code(state, c, f"investigators[{s}]")
                 eng.add_card(c, s, zone)
+        for t in idesc.threat:  # a code, or an object with the tokens on the card
+            spec_t: dict[str, Any] = {"code": t} if isinstance(t, str) else dict(t)
+            _check_code(state, str(spec_t["code"]), f"investigators[{s}].threat")
+            tcard = eng.add_card(str(spec_t["code"]), s, f"threat.{s}")
+            for k in _CARD_TOKENS:
+                if spec_t.get(k):
+                    eng.set_counter(tcard.id, k, int(spec_t[k]))
         for a in idesc.assets:
             spec_a: dict[str, Any] = {"code": a} if isinstance(a, str) else dict(a)
             ad = _check_code(state, str(spec_a["code"]), f"investigators[{s}].assets")
@@ -612,7 +660,7 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
             register_aura(state, acard.id)  # Lita Chantler as a builder asset (A216.3)
             if ad.uses is not None:
                 eng.set_counter(acard.id, "uses", int(spec_a.get("uses", ad.uses.count)))
-            for k in ("damage", "horror", "doom"):
+            for k in _CARD_TOKENS:
                 if spec_a.get(k):
                     eng.set_counter(acard.id, k, int(spec_a[k]))
             if spec_a.get("exhausted"):
@@ -637,7 +685,11 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
                 raise tcgcore.OptionsError(f"{GAME}: enemies: location {ed.location!r} "
                                            "is not in play")
             zone = f"at.{locs[ed.location]}"
-        ecard = eng.add_card(ed.code, SCENARIO_OWNER, zone)
+        if ed.owner is not None and not 0 <= ed.owner < len(desc.investigators):
+            raise tcgcore.OptionsError(f"{GAME}: enemies[{i}].owner: {ed.owner} is not "
+                                       f"an investigator seat")
+        owner = ed.owner if ed.owner is not None else SCENARIO_OWNER  # a weakness's bearer
+        ecard = eng.add_card(ed.code, owner, zone)
         if ed.exhausted:
             eng.update_card(ecard.id, exhausted=True)
         if ed.damage:

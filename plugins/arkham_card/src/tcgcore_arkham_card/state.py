@@ -151,6 +151,26 @@ class ResolveEncounter(Step, tag="arkham.resolve_encounter"):
     depth: int = 0
 
 
+class DiscoverClues(Step, tag="arkham.discover_clues"):
+    """Discover ``amount`` clues at the investigator's location, after the "when you would
+    discover clues" window of event ``event`` (Cover Up, A974.1): if Cover Up's reaction
+    was used (``event`` in ``cancelled``), the clues come off ``cover`` instead."""
+
+    seat: int
+    amount: int
+    cover: int
+    event: int
+
+
+class GainedSurge(Step, tag="arkham.gained_surge"):
+    """A612.2: after encounter card ``card`` has resolved and left the resolving area, the
+    drawer draws again if the card gained surge while it resolved."""
+
+    seat: int
+    card: int
+    depth: int = 0
+
+
 class EndPeril(Step, tag="arkham.end_peril"):
     card: int
 
@@ -373,6 +393,20 @@ class AttackPick(Step, tag="arkham.attack_pick"):
     pending: list[int]
 
 
+class MassiveAttacks(Step, tag="arkham.massive_attacks"):
+    """A611.2: a massive enemy attacks each investigator at its location, in the order the
+    lead chooses; ``seats`` are the investigators still to attack (``started`` once listed)."""
+
+    enemy: int
+    seats: list[int] = []
+    started: bool = False
+
+
+class MassivePick(Step, tag="arkham.massive_pick"):
+    enemy: int
+    seats: list[int]
+
+
 class EndEnemyPhase(Step, tag="arkham.end_enemy_phase"):
     pass
 
@@ -504,7 +538,7 @@ ArkhamStep = Union[  # noqa: UP007
     AdvanceAct, SlotAnswer, ChooseEnemyAnswer, SpawnAt, SpawnAnswer, WouldFailAnswer,
     AttackHits, AfterTest, ChooseAnswer, AssetDiscardAnswer, SpendCluesAnswer,
     CardChoiceAnswer,
-    MidnightAnswer,
+    MidnightAnswer, MassiveAttacks, MassivePick, GainedSurge, DiscoverClues,
 ]
 
 

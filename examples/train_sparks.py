@@ -57,7 +57,7 @@ def _envs(seed: int) -> list[tcgcore.rl.TcgEnv]:
             for s in (0, 1)]
 
 
-def train(episodes: int, *, seed: int = 0, lr: float = 0.05) -> LinearPolicy:
+def train(episodes: int, *, seed: int = 0, lr: float = 0.02) -> LinearPolicy:
     """REINFORCE for ``episodes`` games (alternating seats); returns the trained policy."""
     rng = np.random.default_rng(seed)
     envs = _envs(seed)

@@ -203,3 +203,15 @@ def test_truncation_after_max_steps() -> None:
         obs, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else _first_legal(obs))
     assert env.agents == [] and env.match.result is None
+
+
+def test_the_loop_in_docs_research_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/research.md's twenty-line PettingZoo loop, as printed there."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text()
+    code = text.split("## A PettingZoo loop", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 20
+    exec(compile(code, "docs/research.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "player_0 won" in out and "you are P0" in out

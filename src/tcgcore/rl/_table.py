@@ -12,8 +12,9 @@ answer goes to the match when ``max`` are picked, when nothing pickable is left,
 from __future__ import annotations
 
 import zlib
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -33,8 +34,8 @@ _PANEL_BUCKETS = 32
 #: bounds of the generic features (raw counts and panel numbers, clipped)
 _GENERIC_LIMIT = 1000.0
 
-Obs = npt.NDArray[np.float32]
-Mask = npt.NDArray[np.int8]
+Obs: TypeAlias = npt.NDArray[np.float32]
+Mask: TypeAlias = npt.NDArray[np.int8]
 
 
 # ---------------------------------------------------------------- the seat-facing reads
@@ -58,8 +59,17 @@ def answer(match: Match[Any], seat: int, keys: list[str]) -> None:
 # ---------------------------------------------------------------- encodings
 
 
+#: (text, buckets) -> bucket: a memo of pure results (card codes, kinds, panel paths are few)
+_BUCKETS: dict[tuple[str, int], int] = {}
+
+
 def _bucket(text: str, buckets: int) -> int:
-    return zlib.crc32(text.encode()) % buckets
+    got = _BUCKETS.get((text, buckets))
+    if got is None:
+        got = zlib.crc32(text.encode()) % buckets
+        if len(_BUCKETS) < 1 << 16:
+            _BUCKETS[text, buckets] = got
+    return got
 
 
 def _template(key: str) -> str:
@@ -137,7 +147,7 @@ class Encoder:
         return names
 
     def _generic(self, view: View, seat: int, choice: Choice | None, picked: Sequence[int],
-                 out: Obs) -> None:
+                 out: defaultdict[int, float]) -> None:
         n_kinds = len(self.kinds) + 1
         block = 4 + _CODE_BUCKETS
         codes: dict[int, str] = {}
@@ -171,7 +181,11 @@ class Encoder:
             out[i + 5] = choice.max
             out[i + 6 + _bucket(choice.kind, _KIND_BUCKETS)] = 1
         i += 6 + _KIND_BUCKETS
-        _panel_numbers(view.panel, "", out, i)
+        acc = [0.0] * _PANEL_BUCKETS
+        _panel_numbers(view.panel, "", acc)
+        for b, value in enumerate(acc):
+            if value:
+                out[i + b] = value
         i += _PANEL_BUCKETS
         if choice is None:
             return
@@ -215,7 +229,12 @@ class Encoder:
                     f"names promise {self.base_size}")
             out[: self.base_size] = values
         else:
-            self._generic(view, seat, choice, picked, out)
+            # mostly zeros, and numpy is slow one element at a time: the non-zero entries
+            # go into a dict, then into the array at once
+            sparse: defaultdict[int, float] = defaultdict(float)
+            self._generic(view, seat, choice, picked, sparse)
+            if sparse:
+                out[np.fromiter(sparse.keys(), np.intp, len(sparse))] = list(sparse.values())
         d = self.base_size
         for k in picked:
             a = ids[k]
@@ -227,16 +246,18 @@ class Encoder:
         return out
 
 
-def _panel_numbers(value: object, path: str, out: Obs, at: int) -> None:
-    """Add the numbers of a panel (nested dicts and lists) into buckets named by their path."""
-    if isinstance(value, bool | int | float):
-        out[at + _bucket(path, _PANEL_BUCKETS)] += float(value)
-    elif isinstance(value, Mapping):
+def _panel_numbers(value: Any, path: str, acc: list[float]) -> None:
+    """Add the numbers of a panel (nested dicts and lists, as views hold them) into
+    ``acc``'s buckets, named by their path."""
+    kind = type(value)
+    if kind is int or kind is float or kind is bool:
+        acc[_bucket(path, _PANEL_BUCKETS)] += value
+    elif kind is dict:
         for k, v in value.items():
-            _panel_numbers(v, f"{path}.{k}", out, at)
-    elif isinstance(value, list | tuple):
+            _panel_numbers(v, f"{path}.{k}", acc)
+    elif kind is list or kind is tuple:
         for k, v in enumerate(value):
-            _panel_numbers(v, f"{path}[{k}]", out, at)
+            _panel_numbers(v, f"{path}[{k}]", acc)
 
 
 def build_encoder(match: Match[Any], max_actions: int = DEFAULT_MAX_ACTIONS) -> Encoder:

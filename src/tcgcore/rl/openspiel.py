@@ -36,7 +36,8 @@ from tcgcore import Registry, Rng
 
 from ._table import DEFAULT_MAX_ACTIONS, Encoder, Table, build_encoder
 
-__all__ = ["TcgGame", "TcgObserver", "TcgState", "game_name", "register", "resampler"]
+__all__ = ["PlayoutEvaluator", "TcgGame", "TcgObserver", "TcgState", "game_name", "register",
+           "resampler"]
 
 #: a loose bound OpenSpiel asks for (the games end by their rules, far earlier)
 MAX_GAME_LENGTH = 100_000
@@ -252,6 +253,40 @@ def resampler(seed: int) -> Any:
         return state.resample_with_seed(player, rng.next64())
 
     return resample
+
+
+class PlayoutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots that plays random playouts on the
+    match itself (:class:`tcgcore.RandomAgent` for every seat, no observations built), which
+    is several times faster than OpenSpiel's ``RandomRolloutEvaluator`` stepping through the
+    adapter. Picks already made in a multi-pick choice are not carried into the playout.
+    The prior is uniform over the legal actions.
+
+    Args:
+        seed: seeds the playouts' agents (each playout gets the next seeds).
+        playouts: playouts averaged per evaluation.
+    """
+
+    def __init__(self, seed: int = 0, playouts: int = 1) -> None:
+        self.rng = Rng.from_seed(seed)
+        self.playouts = playouts
+
+    def evaluate(self, state: TcgState) -> Any:
+        """Mean returns (one per seat) of ``playouts`` random playouts from ``state``."""
+        total = np.zeros(state.get_game().num_players())
+        for _ in range(self.playouts):
+            match = state.table.match.clone()
+            agents = [tcgcore.RandomAgent(self.rng.next64()) for _ in range(total.size)]
+            result = tcgcore.play_out(match, agents)
+            if result is not None:
+                total += [1.0 if s in result.winners else -1.0 if s in result.losers else 0.0
+                          for s in range(total.size)]
+        return total / self.playouts
+
+    def prior(self, state: TcgState) -> list[tuple[int, float]]:
+        """Uniform over the legal actions."""
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 register()

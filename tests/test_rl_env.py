@@ -215,3 +215,23 @@ def test_the_loop_in_docs_research_runs(capsys: pytest.CaptureFixture[str]) -> N
     exec(compile(code, "docs/research.md", "exec"), {})
     out = capsys.readouterr().out
     assert "player_0 won" in out and "you are P0" in out
+
+
+def test_a_layout_that_breaks_its_promise_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action id outside the layout, or a feature count other than the names', raises
+    EngineError naming the game."""
+    from tcgcore.examples import sparks
+
+    monkeypatch.setattr(sparks.spec, "action_layout", lambda seats: tcgcore.ActionLayout(
+        names=("only",), action_id=lambda view, option: 5))
+    env = rl.env("sparks", seed=0)
+    env.reset()
+    with pytest.raises(tcgcore.EngineError, match="sparks: action_layout gave id 5"):
+        env.observe(env.agent_selection)
+    monkeypatch.setattr(sparks.spec, "action_layout", None)
+    monkeypatch.setattr(sparks.spec, "observation_layout", lambda seats: tcgcore.ObservationLayout(
+        names=("a", "b"), encode=lambda view: [1.0]))
+    env = rl.env("sparks", seed=0)
+    env.reset()
+    with pytest.raises(tcgcore.EngineError, match="observation_layout gave 1 features"):
+        env.observe(env.agent_selection)

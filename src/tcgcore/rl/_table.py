@@ -90,7 +90,8 @@ class Encoder:
     options whether it is there and picked, its key without digits (hashed) and the code of
     the card it names (hashed). The generic action id of an option is its position.
     Instance ids never enter an encoding. Every observation ends with the decision block:
-    one "picked" flag per action id, the number picked and whether ``stop`` is legal.
+    per action id how many of its options are picked so far in a multi-pick choice, the
+    number picked and whether ``stop`` is legal.
     """
 
     def __init__(self, spec: GameSpec[Any], players: int, kinds: Sequence[str],

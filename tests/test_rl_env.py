@@ -150,6 +150,16 @@ def test_bound_seats_play_themselves_and_rewards_are_final() -> None:
     assert final == {"player_0": expected}
 
 
+def test_a_seat_may_be_bound_to_an_agent_object() -> None:
+    """An Agent given as an object answers for its seat as it is (not re-seeded)."""
+    agent = tcgcore.RandomAgent(12)
+    env = rl.env("sparks", seed=2, agents={0: agent})
+    assert env.possible_agents == ["player_1"]
+    final = _play(env, 2)
+    assert set(final) == {"player_1"}
+    assert any(d.player == 0 for d in env.match.decisions)
+
+
 def test_a_cooperative_game_shares_its_reward() -> None:
     """Arkham's result names every investigator together, so both seats get the same."""
     final = _play(rl.env("arkham_card", seed=1, players=2), 1)

@@ -20,6 +20,7 @@ from __future__ import annotations
 # import of tcgcore checks this order.
 from ._agents import Agent, RandomAgent, make_agent, play_out
 from ._build import compiled_modules
+from ._encodings import ActionLayout, ObservationLayout
 from ._engine import (
     Engine,
     TriggerPolicy,
@@ -73,6 +74,7 @@ __all__ = [
     "ALL_PLAYERS",
     "EMPTY_SLOT",
     "FORMAT_VERSION",
+    "ActionLayout",
     "Agent",
     "CardDataError",
     "CardInstance",
@@ -93,6 +95,7 @@ __all__ = [
     "GameState",
     "IllegalChoice",
     "Match",
+    "ObservationLayout",
     "Option",
     "OptionsError",
     "PluginError",

@@ -82,6 +82,13 @@ class GameSpec(Generic[S]):
         validate_state: ``validate(state) -> problem or None``, run on every
             loaded save after the core's own checks (unknown card codes and
             other game facts); a problem becomes a :class:`StateDecodeError`.
+        observation_layout: ``layout(seats) -> ObservationLayout`` for a match of that
+            many seats: the game's fixed-length encoding of a seat's view for learning
+            agents (``tcgcore.rl``). ``None``: the generic encoding from zones, counts and
+            card codes.
+        action_layout: ``layout(seats) -> ActionLayout``: the game's fixed action space
+            (option -> action id) for learning agents. ``None``: the generic one, an
+            option's position in the pending choice.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -116,6 +123,8 @@ class GameSpec(Generic[S]):
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
+        observation_layout: Callable[[int], ObservationLayout] | None = None,
+        action_layout: Callable[[int], ActionLayout] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -152,6 +161,8 @@ class GameSpec(Generic[S]):
         self.default_agent = default_agent
         self.check_deck = check_deck
         self.campaign_runner = campaign_runner
+        self.observation_layout = observation_layout
+        self.action_layout = action_layout
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None
@@ -218,4 +229,5 @@ def check_options(options: Mapping[str, Any], allowed: Iterable[str], game: str)
 # Imported last, at run time too, so that typing.get_type_hints resolves GameSpec's
 # annotations (both modules import this one).
 from ._agents import Agent  # noqa: E402
+from ._encodings import ActionLayout, ObservationLayout  # noqa: E402
 from ._views import View  # noqa: E402

@@ -43,7 +43,8 @@ from ._plugins import Registry
 from ._views import build_view
 
 __all__ = ["ConformanceError", "ConformanceReport", "assert_illegal_choices_atomic",
-           "assert_view_hides", "clone_independence_check", "random_playout_check"]
+           "assert_view_hides", "clone_independence_check", "hidden_swaps",
+           "random_playout_check"]
 
 
 class ConformanceError(AssertionError):
@@ -110,6 +111,54 @@ def assert_illegal_choices_atomic(match: Match[Any]) -> None:
             raise ConformanceError(f"{match.game}: illegal answer {keys!r} changed the state")
 
 
+def _reordered(match: Match[Any], zone_ids: list[str]) -> Match[Any]:
+    """A clone of ``match`` with the first and last card of each named zone swapped."""
+    clone = match.clone()
+    for zid in zone_ids:
+        cards = clone.state.zones[zid].cards
+        real = [c for c in cards if c != EMPTY_SLOT]
+        i, j = cards.index(real[0]), cards.index(real[-1])
+        cards[i], cards[j] = cards[j], cards[i]
+    return clone
+
+
+def hidden_swaps(match: Match[Any], player: int | None) -> list[tuple[str, list[str], Match[Any]]]:
+    """Clones of ``match`` that differ from it only in what ``player`` may not know.
+
+    Returns ``(what changed, zones reordered, clone)`` for (1) two hidden cards of
+    different codes swapping identities, (2) the order of two cards in every zone the
+    player cannot look into swapped (which also moves their instance ids), each when the
+    match has them. Anything ``player`` is shown (a view, an encoding of it) must be the
+    same for the match and for every clone; :func:`assert_view_hides` checks views.
+    """
+    state = match.state
+    engine = match.engine
+    out: list[tuple[str, list[str], Match[Any]]] = []
+    hidden = [c for c in state.cards if not engine.can_see(player, c)]
+    pair = None
+    for i, a in enumerate(hidden):
+        for b in hidden[i + 1:]:
+            if a.code != b.code:
+                pair = (a.id, b.id)
+                break
+        if pair:
+            break
+    if pair is not None:
+        clone = match.clone()
+        ca, cb = clone.state.cards[pair[0]], clone.state.cards[pair[1]]
+        clone.engine.update_card(pair[0], code=cb.code)
+        clone.engine.update_card(pair[1], code=ca.code)
+        out.append((f"hidden cards {pair[0]} and {pair[1]} swap identities", [], clone))
+    closed_zones = [zone.id for zone in state.zones.values()
+                    if (zone.visibility == "hidden" or (
+                        zone.visibility == "owner" and (player is None or player != zone.owner)))
+                    and sum(1 for c in zone.cards if c != EMPTY_SLOT) >= 2]
+    if closed_zones:
+        out.append((f"the order of hidden zones {', '.join(closed_zones)} changes", closed_zones,
+                    _reordered(match, closed_zones)))
+    return out
+
+
 def assert_view_hides(match: Match[Any], player: int | None) -> None:
     """Check that ``player``'s view depends on nothing ``player`` may not know.
 
@@ -130,7 +179,6 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
     enc = msgspec.msgpack.Encoder()
     view = build_view(spec, state, player)
     base = enc.encode(view)
-    hidden = [c for c in state.cards if not engine.can_see(player, c)]
     visible_ids = {c.id for c in state.cards if engine.can_see(player, c)}
     for zv in view.zones:
         for cv in zv.cards:
@@ -143,47 +191,18 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
                                        f"{cv.attached_to} as an attachment host")
     if view.pending is not None and view.pending.player != player:
         raise ConformanceError(f"{match.game}: view of {player} shows another seat's choice")
-    # 1. identity swap between two hidden cards of different codes
-    pair = None
-    for i, a in enumerate(hidden):
-        for b in hidden[i + 1:]:
-            if a.code != b.code:
-                pair = (a.id, b.id)
-                break
-        if pair:
-            break
-    if pair is not None:
-        clone = match.clone()
-        ca, cb = clone.state.cards[pair[0]], clone.state.cards[pair[1]]
-        clone.engine.update_card(pair[0], code=cb.code)
-        clone.engine.update_card(pair[1], code=ca.code)
-        if enc.encode(build_view(spec, clone.state, player)) != base:
-            raise ConformanceError(
-                f"{match.game}: view of {player} changes when hidden cards {pair[0]} and "
-                f"{pair[1]} swap identities (it leaks hidden information)"
-            )
-    # 2. order swaps inside every zone the player cannot look into, all in one clone (a view
-    # built from the instance ids of hidden cards changes too: ids follow setup order);
-    # when the view changes, each zone alone says which one leaks
-    closed_zones = [zone.id for zone in state.zones.values()
-                    if (zone.visibility == "hidden" or (
-                        zone.visibility == "owner" and (player is None or player != zone.owner)))
-                    and sum(1 for c in zone.cards if c != EMPTY_SLOT) >= 2]
-
-    def swapped(zone_ids: list[str]) -> bytes:
-        clone = match.clone()
-        for zid in zone_ids:
-            cards = clone.state.zones[zid].cards
-            real = [c for c in cards if c != EMPTY_SLOT]
-            i, j = cards.index(real[0]), cards.index(real[-1])
-            cards[i], cards[j] = cards[j], cards[i]
-        return enc.encode(build_view(spec, clone.state, player))
-
-    if closed_zones and swapped(closed_zones) != base:
-        leaking = [zid for zid in closed_zones if swapped([zid]) != base]
+    for what, zones, twin in hidden_swaps(match, player):
+        if enc.encode(build_view(spec, twin.state, player)) == base:
+            continue
+        if not zones:
+            raise ConformanceError(f"{match.game}: view of {player} changes when {what} (it "
+                                   "leaks hidden information)")
+        # when the view changes, each zone alone says which one leaks
+        leaking = [zid for zid in zones
+                   if enc.encode(build_view(spec, _reordered(match, [zid]).state, player)) != base]
         raise ConformanceError(
             f"{match.game}: view of {player} changes when the order of hidden zone "
-            f"{', '.join(leaking) or ' and '.join(closed_zones)} changes (it leaks hidden "
+            f"{', '.join(leaking) or ' and '.join(zones)} changes (it leaks hidden "
             "information)"
         )
     # 3. pending choice options refer only to cards the chooser may know

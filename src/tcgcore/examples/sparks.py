@@ -378,6 +378,83 @@ spec.find_card = find_card
 spec.render_panel = render_panel
 
 
+# ----------------------------------------------------------------- encodings for learning agents
+
+_CODES = tuple(CARDS)
+_KINDS = ("mulligan", "set_card", "use_trigger", "order_triggers")
+
+
+def _rl_names(players: int) -> tuple[str, ...]:
+    names = [f"my_hand.{c}" for c in _CODES] + ["my_deck"] + [f"my_discard.{c}" for c in _CODES]
+    names += ["their_hand", "their_deck"] + [f"their_discard.{c}" for c in _CODES]
+    names += [f"my_arena.{c}" for c in _CODES] + ["their_arena.face_down"]
+    names += [f"their_arena.{c}" for c in _CODES]
+    names += ["my_score", "their_score", "target", "round", "i_set_first"]
+    return (*names, *(f"choice.{k}" for k in _KINDS), "bias")
+
+
+def encode_view(view: tcgcore.View) -> list[float]:
+    """Sparks as numbers, from one seat's view (layout: :func:`_rl_names`)."""
+    me = view.viewer if view.viewer is not None else 0
+    out: list[float] = []
+    zones = {z.id: z for z in view.zones}
+
+    def codes(zone_id: str) -> list[float]:
+        counts = dict.fromkeys(_CODES, 0.0)
+        for card in zones[zone_id].cards:
+            if card is not None and card.code in counts:
+                counts[card.code] += 1
+        return list(counts.values())
+
+    out += [*codes(_z("hand", me)), float(zones[_z("deck", me)].count), *codes(_z("discard", me))]
+    out += [float(zones[_z("hand", 1 - me)].count), float(zones[_z("deck", 1 - me)].count)]
+    out += codes(_z("discard", 1 - me)) + codes(_z("arena", me))
+    their_arena = [c for c in zones[_z("arena", 1 - me)].cards if c is not None]
+    out += [float(any(c.code is None for c in their_arena)), *codes(_z("arena", 1 - me))]
+    scores = view.panel.get("scores", [0, 0])
+    out += [float(scores[me]), float(scores[1 - me]), float(view.panel.get("target", 0)),
+            float(view.panel.get("round", 0)), float(view.active_player == me)]
+    kind = view.pending.kind if view.pending is not None else ""
+    return [*out, *(float(kind == k) for k in _KINDS), 1.0]
+
+
+def observation_layout(players: int) -> tcgcore.ObservationLayout:
+    """Sparks' feature layout for learning agents (counts and one-hots, from the view)."""
+    return tcgcore.ObservationLayout(names=_rl_names(players), encode=encode_view,
+                                     low=0.0, high=1000.0)
+
+
+def action_id(view: tcgcore.View, option: Option) -> int | None:
+    """Sparks' action ids: the card's code for a card choice (copies are interchangeable),
+    yes/no for an optional trigger, the position for ordering triggers."""
+    choice = view.pending
+    if choice is None:
+        return None
+    if choice.kind in ("set_card", "mulligan"):
+        for zone in view.zones:
+            for card in zone.cards:
+                if card is not None and card.id == option.card and card.code in CARDS:
+                    return _CODES.index(card.code)
+        return None
+    if choice.kind == "use_trigger":
+        return 6 if option.key == "yes" else 7
+    if choice.kind == "order_triggers":
+        index = choice.options.index(option)
+        return 8 + index if index < 3 else None
+    return None
+
+
+def action_layout(players: int) -> tcgcore.ActionLayout:
+    """Sparks' action space for learning agents."""
+    names = (*(f"card.{c}" for c in _CODES), "trigger.yes", "trigger.no",
+             *(f"order.{k}" for k in range(3)))
+    return tcgcore.ActionLayout(names=names, action_id=action_id)
+
+
+spec.observation_layout = observation_layout
+spec.action_layout = action_layout
+
+
 @tcgcore.hookimpl
 def tcgcore_games() -> list[tcgcore.GameSpec[Any]]:
     """Register Sparks."""

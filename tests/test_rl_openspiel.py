@@ -1,0 +1,109 @@
+"""tcgcore.rl.openspiel: every game as a pyspiel Python game, and OpenSpiel's ISMCTS on Guimi.
+
+Skipped without the rl extra, unless ``TCGCORE_EXPECT_RL=1`` (as in CI) makes a missing
+extra fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+if os.environ.get("TCGCORE_EXPECT_RL") != "1":
+    pytest.importorskip("pyspiel", reason="needs the rl extra (pip install -e '.[rl]')")
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+import tcgcore.rl.openspiel as tos
+
+
+def test_every_installed_game_is_registered() -> None:
+    names = set(pyspiel.registered_names())
+    for name in ("tcgcore_sparks", "tcgcore_guimi_revival", "tcgcore_arkham_card"):
+        assert name in names
+    game = pyspiel.load_game("tcgcore_arkham_card", {"players": 2, "seed": 4})
+    assert game.num_players() == 2
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+@pytest.mark.parametrize("name", ["tcgcore_sparks", "tcgcore_guimi_revival",
+                                  "tcgcore_arkham_card"])
+def test_random_games_through_the_pyspiel_api(name: str) -> None:
+    """Strings and tensors for the acting seat at every step, legal actions only, returns
+    in -1..1 at the end; a clone goes on independently."""
+    game = pyspiel.load_game(name, {"seed": 2})
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        assert 0 <= player < game.num_players()
+        if steps % 4 == 0:
+            assert len(state.observation_tensor(player)) == game.observation_tensor_size()
+            assert (len(state.information_state_tensor(player))
+                    == game.information_state_tensor_size())
+            assert state.observation_string(player) in state.information_state_string(player)
+        legal = state.legal_actions()
+        assert legal and all(0 <= a < game.num_distinct_actions() for a in legal)
+        if steps == 5:
+            twin = state.clone()
+            twin.apply_action(legal[0])
+            assert twin.history() != state.history()
+        action = int(rng.choice(legal))
+        assert state.action_to_string(player, action)
+        state.apply_action(action)
+        steps += 1
+    assert all(r in (-1.0, 0.0, 1.0) for r in state.returns())
+
+
+def test_a_resampled_world_looks_the_same_to_the_seat_and_differs_elsewhere() -> None:
+    """``resample_from_infostate``: the seat's strings and tensors are unchanged, other
+    seats' hidden cards (and so the state) are not."""
+    game = pyspiel.load_game("tcgcore_guimi_revival", {"seed": 6})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    resample = tos.resampler(9)
+    differed = 0
+    for step in range(120):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        if step % 10 == 0:
+            world = resample(state, player)
+            assert world.information_state_string(player) == state.information_state_string(player)
+            assert world.observation_tensor(player) == state.observation_tensor(player)
+            assert world.legal_actions() == state.legal_actions()
+            differed += str(world) != str(state) or (
+                world.table.match.digest() != state.table.match.digest())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert differed > 0
+
+
+def test_openspiel_ismcts_plays_guimi_through_the_adapter() -> None:
+    """OpenSpiel's own ISMCTS bot (tiny budget) answers Guimi's first decisions for seat 0
+    with legal actions; random answers for seat 1. ``docs/research.md`` has the real run."""
+    game = pyspiel.load_game("tcgcore_guimi_revival", {"seed": 1})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0),
+                                           max_length=80)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3,
+                           random_state=np.random.RandomState(1))
+    bot.set_resampler(tos.resampler(3))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    searched = 0
+    while not state.is_terminal() and searched < 4:
+        legal = state.legal_actions()
+        if state.current_player() == 0:
+            action = int(bot.step(state))
+            searched += len(legal) > 1
+        else:
+            action = int(rng.choice(legal))
+        assert action in legal
+        state.apply_action(action)
+    assert searched == 4
+

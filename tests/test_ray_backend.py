@@ -234,3 +234,34 @@ def test_ctrl_c_stops_the_run_and_leaves_no_ray_process(tmp_path: Path) -> None:
             break
         time.sleep(0.2)
     assert left == {}
+
+
+def test_the_driver_holds_no_more_with_more_games_when_outcomes_are_not_kept() -> None:
+    """Chunk reports are folded in as they arrive and dropped, and only a bounded number of
+    tasks is out at a time: what this process holds at the end of a run does not grow
+    with its games."""
+    import gc
+    import tracemalloc
+
+    def held_at_end(games: int) -> int:
+        seen: list[int] = []
+
+        def progress(done: int, total: int) -> None:
+            if done == total:
+                gc.collect()
+                seen.append(tracemalloc.get_traced_memory()[0])
+
+        simulate("sparks", games=games, seed=1, keep_outcomes=False, backend="ray",
+                 progress=progress)
+        return seen[0]
+
+    simulate("sparks", games=40, backend="ray")  # warm the caches outside the trace
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        small = held_at_end(100) - base
+        large = held_at_end(1_000) - base
+    finally:
+        tracemalloc.stop()
+    # keeping 900 more outcomes would hold about 400 KiB more
+    assert large - small < 100 * 1024, (small, large)

@@ -407,8 +407,13 @@ def simulate(
         raise OptionsError("address= and runtime_env= belong to backend='ray'")
     if workers is not None and (type(workers) is not int or workers < 1):
         raise OptionsError(f"workers must be a positive int, got {workers!r}")
+    sized_elsewhere = False  # by a Ray cluster this process joins or already uses
     if backend == "ray":
-        _ray_backend.import_ray()  # before anything runs: without Ray, say how to install it
+        ray = _ray_backend.import_ray()  # first: without Ray, say how to install it
+        if address is not None and not isinstance(address, str):
+            raise OptionsError(f"address must be a Ray cluster address (str), got {address!r}")
+        sized_elsewhere = bool(address is not None or os.environ.get("RAY_ADDRESS")
+                               or ray.is_initialized())
         if registry is not None and not _is_default_registry(registry):
             raise OptionsError(
                 "registry= does not reach Ray workers: they use the default registry of "
@@ -417,9 +422,7 @@ def simulate(
         if runtime_env is not None and not isinstance(runtime_env, Mapping):
             raise OptionsError(f"runtime_env must be a dict, got {type(runtime_env).__name__}")
     limit = _max_workers()
-    if backend == "ray" and (address is not None or os.environ.get("RAY_ADDRESS")):
-        pass  # a cluster's size is its own
-    elif workers is not None and workers > limit:
+    if workers is not None and workers > limit and not sized_elsewhere:
         raise OptionsError(f"workers={workers} is more than {limit} (four per CPU this process "
                            "may run on); more processes would only add memory and switching")
     if backend == "local" and workers is not None and workers > 1 and registry is not None \

@@ -84,6 +84,19 @@ def test_the_ray_report_is_the_local_pools_field_for_field(cluster: int) -> None
     assert lean.outcomes == [] and lean.wins == ours.wins and lean.reasons == ours.reasons
 
 
+def test_the_command_line_runs_on_ray() -> None:
+    import io
+
+    from tcgcore.cli import main
+
+    ours, theirs = io.StringIO(), io.StringIO()
+    assert main(["simulate", "sparks", "--games", "30", "--seed", "2", "--json", "--outcomes",
+                 "--backend", "ray", "--workers", "2"], out=ours) == 0
+    assert main(["simulate", "sparks", "--games", "30", "--seed", "2", "--json", "--outcomes"],
+                out=theirs) == 0
+    assert ours.getvalue() == theirs.getvalue()
+
+
 def test_progress_reaches_the_callback_after_every_chunk() -> None:
     seen: list[tuple[int, int]] = []
     simulate("sparks", games=60, seed=1, backend="ray", progress=lambda d, t: seen.append((d, t)))

@@ -78,7 +78,8 @@ def ray_session(address: str | None = None, *, workers: int | None = None,
             raise OptionsError("workers= sizes a local cluster; a cluster joined at an address "
                                "has its own CPUs (limit a run with simulate(workers=...))")
         kwargs["address"] = address
-    else:
+    else:  # "local": a new cluster, even beside one that `ray start` left on this machine
+        kwargs["address"] = "local"
         kwargs["num_cpus"] = workers if workers is not None else (os.cpu_count() or 1)
     if runtime_env is not None:
         kwargs["runtime_env"] = dict(runtime_env)

@@ -22,6 +22,8 @@ import pytest
 import tcgcore
 from tcgcore import simulate
 
+from .helpers import held_growth
+
 if os.environ.get("TCGCORE_EXPECT_RAY") == "1":
     import ray  # TCGCORE_EXPECT_RAY=1: Ray must be there, a missing one fails here
 else:
@@ -253,28 +255,6 @@ def test_the_driver_holds_no_more_with_more_games_when_outcomes_are_not_kept() -
     """Chunk reports are folded in as they arrive and dropped, and only a bounded number of
     tasks is out at a time: what this process holds at the end of a run does not grow
     with its games."""
-    import gc
-    import tracemalloc
-
-    def held_at_end(games: int) -> int:
-        seen: list[int] = []
-
-        def progress(done: int, total: int) -> None:
-            if done == total:
-                gc.collect()
-                seen.append(tracemalloc.get_traced_memory()[0])
-
-        simulate("sparks", games=games, seed=1, keep_outcomes=False, backend="ray",
-                 progress=progress)
-        return seen[0]
-
-    simulate("sparks", games=40, backend="ray")  # warm the caches outside the trace
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        small = held_at_end(100) - base
-        large = held_at_end(1_000) - base
-    finally:
-        tracemalloc.stop()
+    growth = held_growth(backend="ray")
     # keeping 900 more outcomes would hold about 400 KiB more
-    assert large - small < 100 * 1024, (small, large)
+    assert growth < 100 * 1024, growth

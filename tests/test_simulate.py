@@ -10,6 +10,8 @@ import pytest
 import tcgcore
 from tcgcore import simulate, wilson_interval
 
+from .helpers import held_growth
+
 
 def test_wilson_interval_known_values() -> None:
     rate, low, high = wilson_interval(50, 100)
@@ -168,30 +170,9 @@ def test_an_uneven_split_between_workers_does_not_change_the_report() -> None:
 def test_memory_does_not_grow_with_games_when_outcomes_are_not_kept() -> None:
     """Outcomes are counted as they arrive and dropped unless kept: the traced memory a
     run holds at its end does not grow with the number of games."""
-    import gc
-    import tracemalloc
-
-    def held_at_end(games: int) -> int:
-        seen: list[int] = []
-
-        def progress(done: int, total: int) -> None:
-            if done == total:
-                gc.collect()
-                seen.append(tracemalloc.get_traced_memory()[0])
-
-        simulate("sparks", games=games, seed=1, keep_outcomes=False, progress=progress)
-        return seen[0]
-
-    simulate("sparks", games=4)  # warm the caches outside the trace
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        small = held_at_end(100) - base
-        large = held_at_end(1_000) - base
-    finally:
-        tracemalloc.stop()
+    growth = held_growth()
     # keeping 900 more outcomes would hold about 400 KiB more
-    assert large - small < 60 * 1024, (small, large)
+    assert growth < 60 * 1024, growth
     kept = simulate("sparks", games=30, seed=1)
     assert [o.index for o in kept.outcomes] == list(range(30))
     assert simulate("sparks", games=30, seed=1, keep_outcomes=False) == \

@@ -8,6 +8,7 @@ hands it the function that plays a chunk and the one that folds a chunk's result
 from __future__ import annotations
 
 import contextlib
+import importlib
 import itertools
 import logging
 import os
@@ -32,11 +33,10 @@ _Result = TypeVar("_Result")
 def import_ray() -> ModuleType:
     """The ``ray`` module, or :class:`BackendError` saying how to install it."""
     try:
-        import ray
+        return importlib.import_module("ray")
     except ImportError as exc:
         raise BackendError(f"the Ray backend needs Ray, which is not installed here: "
                            f"{INSTALL_HINT}") from exc
-    return ray
 
 
 def _joins_a_cluster(address: str | None) -> bool:

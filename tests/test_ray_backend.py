@@ -105,6 +105,15 @@ def test_progress_reaches_the_callback_after_every_chunk() -> None:
     assert seen[-1] == (60, 60) and len(seen) > 2
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
+    def stop_here(done: int, total: int) -> None:
+        seen.append((done, total))
+        raise RuntimeError("stop here")
+
+    seen.clear()
+    with pytest.raises(RuntimeError, match="stop here"):  # the run stops, its tasks cancelled
+        simulate("sparks", games=2_000, seed=1, backend="ray", progress=stop_here)
+    assert len(seen) == 1
+
 
 def test_a_worker_killed_mid_run_has_its_chunk_re_run() -> None:
     """SIGKILL to a worker process that is playing a chunk: Ray re-runs the chunk, and the

@@ -7,6 +7,7 @@ hands it the function that plays a chunk and the one that folds a chunk's result
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import importlib
 import itertools
@@ -52,7 +53,8 @@ def ray_session(address: str | None = None, *, workers: int | None = None,
     Joins the cluster at ``address`` (or ``RAY_ADDRESS``; ``"auto"`` is the one started
     on this machine by ``ray start``), or starts a local cluster of ``workers`` CPUs
     (default: this machine's). What it started or joined it stops or leaves at the end,
-    also on an error or Ctrl-C, so no Ray process of a local cluster outlives the block.
+    also on an error or Ctrl-C, so no Ray process of a local cluster outlives the block
+    (and puts back the built-in ``print``, which Ray's driver replaces while workers log).
     When the process is already connected (``ray.init`` was called), that connection is
     used as it is and left open.
 
@@ -83,6 +85,7 @@ def ray_session(address: str | None = None, *, workers: int | None = None,
         kwargs["num_cpus"] = workers if workers is not None else (os.cpu_count() or 1)
     if runtime_env is not None:
         kwargs["runtime_env"] = dict(runtime_env)
+    saved_print = builtins.print  # Ray's driver swaps in its own print once workers log
     try:
         ray.init(**kwargs)
     except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -92,6 +95,7 @@ def ray_session(address: str | None = None, *, workers: int | None = None,
         yield int(ray.cluster_resources().get("CPU", 1))
     finally:
         ray.shutdown()
+        builtins.print = saved_print
 
 
 def run_chunks(play: Callable[[_Job, int, int], _Result], job: _Job,

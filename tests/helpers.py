@@ -41,3 +41,31 @@ def set_cards(match: tcgcore.Match[Any], first: int, second: int) -> None:
         choice = match.pending
         assert choice is not None and choice.kind == "set_card"
         match.choose(choice.player, f"card:{cid}")
+
+
+def held_growth(**kwargs: Any) -> int:
+    """Bytes (traced by ``tracemalloc``) that ``simulate("sparks", keep_outcomes=False,
+    **kwargs)`` holds at the end of 1,000 games more than at the end of 100: what a run
+    keeps per game (about 450 bytes if it kept every outcome)."""
+    import gc
+    import tracemalloc
+
+    def held_at_end(games: int) -> int:
+        seen: list[int] = []
+
+        def progress(done: int, total: int) -> None:
+            if done == total:
+                gc.collect()
+                seen.append(tracemalloc.get_traced_memory()[0])
+
+        tcgcore.simulate("sparks", games=games, seed=1, keep_outcomes=False, progress=progress,
+                         **kwargs)
+        return seen[0]
+
+    tcgcore.simulate("sparks", games=40, **kwargs)  # warm the caches outside the trace
+    tracemalloc.start()
+    try:
+        small = held_at_end(100)
+        return held_at_end(1_000) - small
+    finally:
+        tracemalloc.stop()

@@ -306,12 +306,18 @@ def test_simulate_solo_game_has_no_first_player_line() -> None:
 
 
 def test_progress_is_one_finished_line_when_stderr_is_not_a_terminal() -> None:
+    """Off a terminal the bar is written whole: every ``every`` seconds and at the end,
+    with the games per second and the time left (or taken) at that pace."""
     import contextlib
 
-    from tcgcore._simulate import print_progress
+    from tcgcore._simulate import ProgressLine
 
+    now = [0.0]
+    line = ProgressLine(every=30, clock=lambda: now[0])
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         for done in range(1, 5):
-            print_progress(done, 4)
-    assert err.getvalue() == "[" + "#" * 30 + "] 4/4 games\n"
+            now[0] += 10
+            line(done, 4)
+    assert err.getvalue() == ("[" + "#" * 22 + "." * 8 + "] 3/4 games, 0.1 games/s, 0:00:10 left\n"
+                              "[" + "#" * 30 + "] 4/4 games, 0.1 games/s in 0:00:40\n")

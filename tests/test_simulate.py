@@ -10,6 +10,8 @@ import pytest
 import tcgcore
 from tcgcore import simulate, wilson_interval
 
+from .helpers import held_growth
+
 
 def test_wilson_interval_known_values() -> None:
     rate, low, high = wilson_interval(50, 100)
@@ -168,30 +170,9 @@ def test_an_uneven_split_between_workers_does_not_change_the_report() -> None:
 def test_memory_does_not_grow_with_games_when_outcomes_are_not_kept() -> None:
     """Outcomes are counted as they arrive and dropped unless kept: the traced memory a
     run holds at its end does not grow with the number of games."""
-    import gc
-    import tracemalloc
-
-    def held_at_end(games: int) -> int:
-        seen: list[int] = []
-
-        def progress(done: int, total: int) -> None:
-            if done == total:
-                gc.collect()
-                seen.append(tracemalloc.get_traced_memory()[0])
-
-        simulate("sparks", games=games, seed=1, keep_outcomes=False, progress=progress)
-        return seen[0]
-
-    simulate("sparks", games=4)  # warm the caches outside the trace
-    tracemalloc.start()
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        small = held_at_end(100) - base
-        large = held_at_end(1_000) - base
-    finally:
-        tracemalloc.stop()
+    growth = held_growth()
     # keeping 900 more outcomes would hold about 400 KiB more
-    assert large - small < 60 * 1024, (small, large)
+    assert growth < 60 * 1024, growth
     kept = simulate("sparks", games=30, seed=1)
     assert [o.index for o in kept.outcomes] == list(range(30))
     assert simulate("sparks", games=30, seed=1, keep_outcomes=False) == \
@@ -265,3 +246,71 @@ def test_a_worker_stops_at_the_next_game_once_the_run_is_abandoned() -> None:
     finally:
         _simulate._STOP[:] = saved
         signal.signal(signal.SIGINT, handler)
+
+
+def test_partial_reports_merge_into_the_whole_runs_report() -> None:
+    """Runs of consecutive seed ranges (on several machines, say) merge, in any order, into
+    the report of one run over all of them, field for field; outcomes are re-indexed."""
+    import itertools
+
+    from tcgcore import merge_reports
+
+    options = {"decks": ["sailor", "sleepless"]}
+    whole = simulate("guimi_revival", games=30, seed=4, options=options)
+    parts = [simulate("guimi_revival", games=n, seed=s, options=options)
+             for s, n in ((4, 7), (11, 1), (12, 22))]
+    for order in itertools.permutations(parts):
+        assert merge_reports(order) == whole
+    assert merge_reports([whole]) == whole
+    lean = [msgspec.structs.replace(p, outcomes=[]) for p in parts]
+    assert merge_reports(lean) == msgspec.structs.replace(whole, outcomes=[])
+    assert merge_reports([parts[0], lean[1], parts[2]]).outcomes == []  # not all kept
+    # a report read back from its JSON merges just as well
+    again = [msgspec.json.decode(msgspec.json.encode(p), type=tcgcore.SimulationReport)
+             for p in parts]
+    assert merge_reports(again) == whole
+    arkham = [simulate("arkham_card", games=2, seed=s, players=2, keep_outcomes=False)
+              for s in (0, 2)]
+    assert merge_reports(arkham) == simulate("arkham_card", games=4, players=2,
+                                             keep_outcomes=False)
+
+
+def test_reports_of_different_runs_do_not_merge() -> None:
+    from tcgcore import merge_reports
+
+    a = simulate("sparks", games=5, seed=0)
+    with pytest.raises(tcgcore.OptionsError, match="overlap"):
+        merge_reports([a, simulate("sparks", games=5, seed=3)])
+    with pytest.raises(tcgcore.OptionsError, match="leave a gap"):
+        merge_reports([a, simulate("sparks", games=5, seed=6)])
+    with pytest.raises(tcgcore.OptionsError, match="not parts of one run"):
+        merge_reports([a, simulate("sparks", games=5, seed=5, options={"target": 2})])
+    with pytest.raises(tcgcore.OptionsError, match="at least one"):
+        merge_reports([])
+    with pytest.raises(tcgcore.OptionsError, match="not a count of games"):
+        merge_reports([msgspec.structs.replace(a, avg_turns=a.avg_turns + 0.01)])
+    with pytest.raises(tcgcore.OptionsError, match="keeps 2 outcomes of 5"):
+        merge_reports([msgspec.structs.replace(a, outcomes=a.outcomes[:2])])
+
+
+def test_the_ray_backend_without_ray_says_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from tcgcore.cli import main
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    with pytest.raises(tcgcore.BackendError, match=r'pip install "tcgcore\[ray\]"'):
+        simulate("sparks", games=4, backend="ray")
+    with pytest.raises(tcgcore.BackendError, match="not installed"):
+        with tcgcore.ray_session():
+            pass
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["simulate", "sparks", "--games", "4", "--backend", "ray"], out=io.StringIO()) == 2
+    assert "tcgcore[ray]" in err.getvalue()
+    assert main(["simulate", "sparks", "--games", "4", "--address", "auto"],
+                out=io.StringIO()) == 2
+    assert "belong to --backend ray" in err.getvalue()
+    assert simulate("sparks", games=4, seed=2) == simulate("sparks", games=4, seed=2, workers=1)

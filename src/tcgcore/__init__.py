@@ -29,6 +29,7 @@ from ._engine import (
     highest_priority_first,
 )
 from ._errors import (
+    BackendError,
     CardDataError,
     DeckError,
     DuplicateGameError,
@@ -40,6 +41,7 @@ from ._errors import (
     PluginError,
     ReplayDivergence,
     SeatError,
+    SimulationError,
     StateDecodeError,
     TcgcoreError,
     UnknownGameError,
@@ -61,8 +63,9 @@ from ._model import (
     Zone,
 )
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
+from ._ray_backend import ray_session
 from ._rng import Rng
-from ._simulate import GameOutcome, SimulationReport, simulate, wilson_interval
+from ._simulate import GameOutcome, SimulationReport, merge_reports, simulate, wilson_interval
 from ._spec import GameSpec, check_options
 from ._terminal import describe_event, render_board
 from ._trigger_steps import CoreStep, ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
@@ -76,6 +79,7 @@ __all__ = [
     "FORMAT_VERSION",
     "ActionLayout",
     "Agent",
+    "BackendError",
     "CardDataError",
     "CardInstance",
     "CardSet",
@@ -108,6 +112,7 @@ __all__ = [
     "Rng",
     "Scalar",
     "SeatError",
+    "SimulationError",
     "SimulationReport",
     "StateDecodeError",
     "Step",
@@ -134,8 +139,10 @@ __all__ = [
     "hookimpl",
     "load_registry",
     "make_agent",
+    "merge_reports",
     "new_match",
     "play_out",
+    "ray_session",
     "render_board",
     "replay",
     "simulate",

@@ -15,7 +15,9 @@ Every error the library raises on purpose derives from :class:`TcgcoreError`::
     ├── PluginError                       plugin registration went wrong
     │   ├── DuplicateGameError            two plugins registered one game name
     │   └── UnknownGameError (LookupError) no plugin registered that game name
-    └── EngineError (RuntimeError)        a game plugin broke an engine invariant
+    ├── EngineError (RuntimeError)        a game plugin broke an engine invariant
+    ├── BackendError                      a simulation backend cannot be used (not installed)
+    └── SimulationError                   a game of a distributed simulation failed on a worker
 
 Errors caused by the caller's input subclass :class:`ValueError` as well, so a
 caller that already handles ``ValueError`` keeps working.
@@ -24,6 +26,7 @@ caller that already handles ``ValueError`` keeps working.
 from __future__ import annotations
 
 __all__ = [
+    "BackendError",
     "CardDataError",
     "DeckError",
     "DuplicateGameError",
@@ -35,6 +38,7 @@ __all__ = [
     "PluginError",
     "ReplayDivergence",
     "SeatError",
+    "SimulationError",
     "StateDecodeError",
     "TcgcoreError",
     "UnknownGameError",
@@ -126,3 +130,30 @@ class UnknownGameError(PluginError, LookupError):
 
 class EngineError(TcgcoreError, RuntimeError):
     """A game plugin broke an engine invariant (for example no handler for a step type)."""
+
+
+class BackendError(TcgcoreError):
+    """A simulation backend that cannot be used here: its optional dependency is not
+    installed (the message says which ``pip install`` brings it), or the cluster it
+    names cannot be reached."""
+
+
+class SimulationError(TcgcoreError):
+    """A game of a distributed simulation (``tcgcore.simulate(..., backend="ray")``) failed
+    on a worker, or a worker was lost more often than its chunk may be re-run; the run
+    was stopped and its other games dropped.
+
+    Attributes:
+        game: the game's name.
+        index: the failed game's position in the run (``None`` when a whole chunk was lost).
+        seed: its match seed (``seed + index``; ``None`` with ``index``).
+        traceback: the worker's formatted traceback (empty when the worker died).
+    """
+
+    def __init__(self, message: str, *, game: str, index: int | None, seed: int | None,
+                 traceback: str) -> None:
+        super().__init__(message)
+        self.game = game
+        self.index = index
+        self.seed = seed
+        self.traceback = traceback

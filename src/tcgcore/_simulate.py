@@ -13,19 +13,22 @@ import multiprocessing
 import os
 import signal
 import sys
+import time
+import traceback
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 import msgspec
 
+from . import _ray_backend
 from ._agents import make_agent, play_out
-from ._errors import OptionsError
+from ._errors import OptionsError, SimulationError
 from ._match import _create
 from ._plugins import Registry, _is_default_registry, default_registry
 
-__all__ = ["GameOutcome", "SimulationReport", "simulate", "wilson_interval"]
+__all__ = ["GameOutcome", "SimulationReport", "merge_reports", "simulate", "wilson_interval"]
 
 
 class GameOutcome(msgspec.Struct, kw_only=True, array_like=True):
@@ -189,6 +192,28 @@ def _agent_seed(seed: int, index: int, seat: int) -> int:
     return ((seed + index) * 1_000_003 + seat * 7_919 + 17) % 2**64
 
 
+def _play_game(game: str, seed: int, index: int, players: int | None, options: dict[str, Any],
+               agent_names: list[str], registry: Registry | None,
+               keep_events: bool) -> GameOutcome:
+    """Game ``index`` of a run from base seed ``seed``: match seed ``seed + index``, agent
+    seeds from :func:`_agent_seed`. ``registry=None`` is the default one (a worker's)."""
+    # unless an agent reads them, keep no events (same games, less memory and time)
+    match = _create(game, seed=seed + index, players=players, registry=registry,
+                    logger=None, options=dict(options), keep_events=keep_events)
+    spec = match.spec
+    n = match.state.num_players
+    agents = [make_agent(spec, agent_names[s % len(agent_names)], _agent_seed(seed, index, s))
+              for s in range(n)]
+    play_out(match, agents, max_decisions=1_000_000)
+    res = match.result
+    assert res is not None
+    return GameOutcome(
+        index=index, winners=list(res.winners), losers=list(res.losers), draw=res.draw,
+        reason=res.reason, first_player=int(getattr(match.state, "first_player", 0)),
+        turns=match.state.turn, decisions=len(match.decisions), detail=dict(res.detail),
+    )
+
+
 def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str],
                            Registry | None, bool]) -> list[GameOutcome]:
     game, seed, indices, players, options, agent_names, registry, keep_events = args
@@ -197,22 +222,39 @@ def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str
     for index in indices:
         if stop is not None and stop.value:
             break  # the run is being abandoned (see simulate): its caller reads no more
-        # unless an agent reads them, keep no events (same games, less memory and time)
-        match = _create(game, seed=seed + index, players=players, registry=registry,
-                        logger=None, options=dict(options), keep_events=keep_events)
-        spec = match.spec
-        n = match.state.num_players
-        agents = [make_agent(spec, agent_names[s % len(agent_names)], _agent_seed(seed, index, s))
-                  for s in range(n)]
-        play_out(match, agents, max_decisions=1_000_000)
-        res = match.result
-        assert res is not None
-        out.append(GameOutcome(
-            index=index, winners=list(res.winners), losers=list(res.losers), draw=res.draw,
-            reason=res.reason, first_player=int(getattr(match.state, "first_player", 0)),
-            turns=match.state.turn, decisions=len(match.decisions), detail=dict(res.detail),
-        ))
+        out.append(_play_game(game, seed, index, players, options, agent_names, registry,
+                              keep_events))
     return out
+
+
+class _ChunkFailure(msgspec.Struct, kw_only=True):
+    """What a Ray chunk returns instead of its report when one of its games raised."""
+
+    index: int
+    error: str
+    traceback: str
+
+
+#: a chunk's job for the Ray backend: game, base seed, players, options, seat agent
+#: names, keep_events, keep_outcomes (put in the object store once per run)
+_Job = tuple[str, int, int | None, dict[str, Any], list[str], bool, bool]
+
+
+def _play_chunk(job: _Job, start: int, count: int) -> bytes | _ChunkFailure:
+    """Games ``start .. start + count - 1`` of a run, on a Ray worker: the msgpack bytes of
+    their own :class:`SimulationReport` (base seed ``seed + start``, which plays exactly
+    those games), or the first failure with its traceback (the chunk stops there)."""
+    game, seed, players, options, names, keep_events, keep = job
+    tally = _Tally(len(names), names, keep)
+    base = seed + start
+    for i in range(count):
+        try:
+            outcome = _play_game(game, base, i, players, options, names, None, keep_events)
+        except Exception as exc:
+            return _ChunkFailure(index=start + i, error=f"{type(exc).__name__}: {exc}",
+                                 traceback=traceback.format_exc())
+        tally.add([outcome])
+    return msgspec.msgpack.encode(tally.report(game, base, options))
 
 
 #: In a worker process of :func:`simulate`, the run's stop flag (a shared byte without a
@@ -280,11 +322,14 @@ def simulate(
     players: int | None = None,
     options: dict[str, Any] | None = None,
     agents: Sequence[str] = ("random",),
-    workers: int = 1,
+    workers: int | None = None,
     registry: Registry | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep_outcomes: bool = True,
     keep_events: bool = False,
+    backend: str = "local",
+    address: str | None = None,
+    runtime_env: Mapping[str, Any] | None = None,
 ) -> SimulationReport:
     """Play ``games`` seeded games and summarise them.
 
@@ -295,6 +340,16 @@ def simulate(
     ``progress`` callback raises, Ctrl-C), the worker processes stop at their next game
     and the error is raised.
 
+    ``backend="ray"`` plays the games as Ray tasks, one chunk of consecutive seeds per
+    task, on the cluster at ``address`` (or ``RAY_ADDRESS``), on the cluster this
+    process is already connected to, or on a local one started for the call and stopped
+    after it (:func:`tcgcore.ray_session` keeps one for several runs). The report is the
+    local pool's, field for field, whatever the number of workers and the order the
+    chunks finish in (each chunk's own report is folded in as it arrives, see
+    :func:`merge_reports`). A chunk whose worker process dies is re-run (up to three
+    times), so no game is lost or counted twice. Workers load the plugins through their
+    entry points: every node needs the same packages (``runtime_env`` can add them).
+
     Args:
         game: registered game name.
         games: how many games (``>= 1``).
@@ -304,9 +359,11 @@ def simulate(
             (``str``) to values.
         agents: agent names per seat (one name for every seat, or one per seat; a
             single ``str`` is one name).
-        workers: processes to use (1 runs in this process). At most four per CPU this
-            process may run on; no more processes start than there are jobs (a run of
-            fewer games than workers starts fewer). The report does not depend on it.
+        workers: processes to use (default 1, which runs in this process). At most four
+            per CPU this process may run on; no more processes start than there are jobs
+            (a run of fewer games than workers starts fewer). The report does not depend
+            on it. With ``backend="ray"``: the chunks that run at once (default: every
+            CPU of the cluster); a local cluster started for the call gets that many CPUs.
         registry: where to find the game. Only with ``workers=1`` (or the default
             registry itself): worker processes use the default registry of installed
             plugins, so another registry (blocked plugins, plugins registered in this
@@ -319,6 +376,13 @@ def simulate(
             run faster without it, but an agent whose ``decide`` reads
             ``match.events_since`` then gets an ``EngineError``; pass ``True`` for
             such agents.
+        backend: ``"local"`` (this process and its worker processes) or ``"ray"``
+            (needs the ``ray`` extra: ``pip install "tcgcore[ray]"``).
+        address: with ``backend="ray"``, the cluster to join (``"auto"``,
+            ``"ray://host:10001"``, ``"host:6379"``); ``None`` uses ``RAY_ADDRESS`` if set,
+            else starts a local cluster. Not used when this process is already connected.
+        runtime_env: with ``backend="ray"``, a Ray runtime environment for the game tasks
+            (e.g. ``{"pip": ["tcgcore-guimi-revival"]}`` or ``{"env_vars": {...}}``).
 
     Raises:
         OptionsError: bad counts (``games`` or ``workers`` not a positive int, more
@@ -327,17 +391,42 @@ def simulate(
             not a name or a non-empty sequence of names, ``progress`` not callable,
             ``keep_outcomes`` or ``keep_events`` not a bool, unknown agents or options
             (checked on game 0 before any worker starts), or a registry other than
-            the default one with ``workers > 1``.
+            the default one with ``workers > 1`` or ``backend="ray"``; an unknown
+            backend, or ``address``/``runtime_env`` without ``backend="ray"``.
+        BackendError: ``backend="ray"`` without Ray installed (the message says how to
+            install it).
+        SimulationError: with ``backend="ray"``, a game raised on a worker (the error
+            names the game, its seed and carries the worker's traceback) or a chunk's
+            worker died more often than it may be re-run.
     """
     if type(games) is not int or games < 1:
         raise OptionsError(f"games must be a positive int, got {games!r}")
-    if type(workers) is not int or workers < 1:
+    if backend not in ("local", "ray"):
+        raise OptionsError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if backend != "ray" and (address is not None or runtime_env is not None):
+        raise OptionsError("address= and runtime_env= belong to backend='ray'")
+    if workers is not None and (type(workers) is not int or workers < 1):
         raise OptionsError(f"workers must be a positive int, got {workers!r}")
+    sized_elsewhere = False  # by a Ray cluster this process joins or already uses
+    if backend == "ray":
+        ray = _ray_backend.import_ray()  # first: without Ray, say how to install it
+        if address is not None and not isinstance(address, str):
+            raise OptionsError(f"address must be a Ray cluster address (str), got {address!r}")
+        sized_elsewhere = bool(address is not None or os.environ.get("RAY_ADDRESS")
+                               or ray.is_initialized())
+        if registry is not None and not _is_default_registry(registry):
+            raise OptionsError(
+                "registry= does not reach Ray workers: they use the default registry of "
+                "installed plugins (tcgcore.default_registry()); install the game's plugin on "
+                "every node, or play with the local backend and workers=1")
+        if runtime_env is not None and not isinstance(runtime_env, Mapping):
+            raise OptionsError(f"runtime_env must be a dict, got {type(runtime_env).__name__}")
     limit = _max_workers()
-    if workers > limit:
+    if workers is not None and workers > limit and not sized_elsewhere:
         raise OptionsError(f"workers={workers} is more than {limit} (four per CPU this process "
                            "may run on); more processes would only add memory and switching")
-    if workers > 1 and registry is not None and not _is_default_registry(registry):
+    if backend == "local" and workers is not None and workers > 1 and registry is not None \
+            and not _is_default_registry(registry):
         raise OptionsError(
             "registry= works only with workers=1: worker processes use the default registry "
             "of installed plugins (tcgcore.default_registry()), not this one; play with "
@@ -378,6 +467,13 @@ def simulate(
         make_agent(probe.spec, name, 0)
     seat_names = [names[s % len(names)] for s in range(n)]
     tally = _Tally(n, seat_names, keep_outcomes)
+    if backend == "ray":
+        _run_on_ray(tally, (game, seed, players, opts, seat_names, keep_events, keep_outcomes),
+                    games=games, workers=workers, address=address,
+                    runtime_env=None if runtime_env is None else dict(runtime_env),
+                    progress=progress)
+        return tally.report(game, seed, opts)
+    workers = workers or 1
     if workers == 1:
         for batch in _batches(games, workers):
             tally.add(_run_chunk((game, seed, batch, players, opts, seat_names, registry,
@@ -421,6 +517,30 @@ def simulate(
                     future.cancel()
                 raise
     return tally.report(game, seed, opts)
+
+
+def _run_on_ray(tally: _Tally, job: _Job, *, games: int, workers: int | None,
+                address: str | None, runtime_env: dict[str, Any] | None,
+                progress: Callable[[int, int], None] | None) -> None:
+    """Play the run's games as Ray tasks (:func:`_play_chunk`) and fold each chunk's report
+    into ``tally`` as it arrives, in whatever order the chunks finish."""
+    game, seed = job[0], job[1]
+
+    def fold(chunk: range, result: bytes | _ChunkFailure) -> None:
+        if isinstance(result, _ChunkFailure):
+            raise SimulationError(
+                f"{game}: game {result.index} (match seed {seed + result.index}) failed on a "
+                f"Ray worker: {result.error}\nworker traceback:\n{result.traceback}",
+                game=game, index=result.index, seed=seed + result.index,
+                traceback=result.traceback)
+        tally.add_report(msgspec.msgpack.decode(result, type=SimulationReport),
+                         offset=chunk.start)
+        if progress:
+            progress(tally.games, games)
+
+    _ray_backend.run_chunks(_play_chunk, job, lambda slots: _batches(games, slots),
+                            label=game, workers=workers, address=address,
+                            runtime_env=runtime_env, on_result=fold)
 
 
 class _Tally:
@@ -467,10 +587,39 @@ class _Tally:
         if self.keep:
             self.outcomes += outcomes
 
+    def add_report(self, part: SimulationReport, *, offset: int) -> None:
+        """Count a partial report (its games are this run's ``offset ..``) into this one.
+
+        The per-game sums and the per-value detail counts come back exactly from the
+        report's means and rates (``round(mean * games)``: a float holds an integer's
+        quotient closely enough for that below 2**51); a figure that does not come back
+        (a report not made by tcgcore) is refused with ``OptionsError``."""
+        self.games += part.games
+        self.turns += _count_back(part.avg_turns, part.games, "avg_turns")
+        self.decisions += _count_back(part.avg_decisions, part.games, "avg_decisions")
+        for seat, won in enumerate(part.wins):
+            self.wins[seat] += won
+        self.by_agent.update(part.wins_by_agent)
+        self.draws += part.draws
+        self.no_winner += part.no_winner
+        self.decisive += part.decisive
+        self.first_wins += part.first_player_wins
+        self.reasons.update(part.reasons)
+        self.details.update(part.details)
+        for key, rates in part.detail_rates.items():
+            of = part.detail_games.get(key, 0)
+            counts = self.per_key.setdefault(key, Counter())
+            for value, rate in rates.items():
+                counts[value] += _count_back(rate[0], of, f"detail_rates[{key!r}]")
+        if self.keep:
+            self.outcomes += [msgspec.structs.replace(o, index=o.index + offset)
+                              for o in part.outcomes]
+
     def report(self, game: str, seed: int, options: dict[str, Any]) -> SimulationReport:
         """The report of every game counted so far (at least one)."""
         total = self.games
         per_key = self.per_key
+        self.outcomes.sort(key=_game_index)  # chunks of a Ray run arrive in any order
         return SimulationReport(
             game=game, games=total, seed=seed, players=self.n, agents=self.names,
             options=options, wins=self.wins, wins_by_agent=dict(sorted(self.by_agent.items())),
@@ -489,6 +638,71 @@ class _Tally:
         )
 
 
+def _game_index(outcome: GameOutcome) -> int:
+    return outcome.index
+
+
+def _count_back(mean: float, of: int, field: str) -> int:
+    """The integer ``count`` whose ``count / of`` is ``mean`` (0 when ``of`` is 0)."""
+    if of == 0:
+        return 0
+    count = round(mean * of)
+    if count / of != mean:
+        raise OptionsError(f"{field} {mean!r} over {of} games is not a count of games: not a "
+                           "report made by tcgcore.simulate")
+    return count
+
+
+def merge_reports(reports: Iterable[SimulationReport]) -> SimulationReport:
+    """One report from partial reports of one run: the same game, players, agents and
+    options, with seed ranges that follow each other without gap or overlap (in any
+    order), e.g. ``simulate(g, games=500, seed=0)`` and ``simulate(g, games=500,
+    seed=500)`` on two machines. The result equals ``simulate(g, games=1000, seed=0)``
+    field for field: every figure is recounted from the parts' counts (means and rates
+    are turned back into their exact counts), not averaged.
+
+    Outcomes are kept (re-indexed from the first seed) only when every part kept all of
+    its games' outcomes; otherwise the merged report has none.
+
+    Raises:
+        OptionsError: no reports, something that is not a ``SimulationReport``, parts of
+            different runs (game, players, agents or options differ), seed ranges with a
+            gap or an overlap, a part that kept only some outcomes, or figures that are no
+            counts of games (a report not made by :func:`simulate`).
+    """
+    parts = list(reports)
+    if not parts:
+        raise OptionsError("merge_reports needs at least one report")
+    for part in parts:
+        if not isinstance(part, SimulationReport):
+            raise OptionsError(f"merge_reports takes SimulationReports, got "
+                               f"{type(part).__name__}")
+    parts.sort(key=lambda r: r.seed)
+    first = parts[0]
+    same = (first.game, first.players, first.agents, msgspec.to_builtins(first.options))
+    for prev, part in itertools.pairwise(parts):
+        if (part.game, part.players, part.agents, msgspec.to_builtins(part.options)) != same:
+            raise OptionsError(f"these reports are not parts of one run: seeds {prev.seed}.. "
+                               f"and {part.seed}.. differ in game, players, agents or options")
+        end = prev.seed + prev.games
+        if part.seed != end:
+            raise OptionsError(f"the seed ranges {prev.seed}..{end - 1} and {part.seed}.."
+                               f"{part.seed + part.games - 1} "
+                               + ("overlap" if part.seed < end else "leave a gap"))
+    for part in parts:
+        if len(part.wins) != part.players or len(part.agents) != part.players:
+            raise OptionsError(f"the report of seeds {part.seed}.. has {len(part.wins)} win "
+                               f"counts and {len(part.agents)} agents for {part.players} seats")
+        if len(part.outcomes) not in (0, part.games):
+            raise OptionsError(f"the report of seeds {part.seed}.. keeps {len(part.outcomes)} "
+                               f"outcomes of {part.games} games")
+    keep = all(len(p.outcomes) == p.games for p in parts)
+    tally = _Tally(first.players, list(first.agents), keep)
+    for part in parts:
+        tally.add_report(part, offset=part.seed - first.seed)
+    return tally.report(first.game, first.seed, first.options)
+
+
 def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str, Any],
                outcomes: list[GameOutcome], keep: bool) -> SimulationReport:
     """The report of ``outcomes`` (in game order), as :func:`simulate` makes it."""
@@ -497,18 +711,54 @@ def _summarise(game: str, seed: int, n: int, names: list[str], options: dict[str
     return tally.report(game, seed, options)
 
 
-def print_progress(done: int, total: int) -> None:
-    """A one-line progress bar on stderr, redrawn in place on a terminal; when stderr is not
-    a terminal (a file, a pipe) only the finished bar is written, as one whole line."""
-    width = 30
-    filled = width * done // total if total else width
-    bar = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
-    try:
-        tty = sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    if tty:
-        sys.stderr.write("\r" + bar + ("\n" if done >= total else ""))
-    elif done >= total:
-        sys.stderr.write(bar + "\n")
-    sys.stderr.flush()
+class ProgressLine:
+    """A progress callback for :func:`simulate`: a one-line bar on stderr with the games
+    done, the games per second since the run started and the time left at that pace,
+    redrawn in place on a terminal. When stderr is not a terminal (a file, a pipe: a long
+    cluster run's log) a whole line is written every ``every`` seconds and at the end.
+
+    Use a new one per run (it starts its clock when made)::
+
+        simulate("guimi_revival", games=10_000, progress=ProgressLine())
+
+    Args:
+        every: seconds between two lines when stderr is not a terminal.
+        clock: seconds as a float, monotonic (``time.monotonic``).
+    """
+
+    def __init__(self, every: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._every = every
+        self._start = clock()
+        self._last_line = self._start
+
+    def __call__(self, done: int, total: int) -> None:
+        """Show that ``done`` of ``total`` games are played."""
+        now = self._clock()
+        elapsed = now - self._start
+        width = 30
+        filled = width * done // total if total else width
+        text = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+        if elapsed > 0 and done:
+            rate = done / elapsed
+            text += f", {rate:.1f} games/s"
+            if done < total:
+                text += f", {_clock_text((total - done) / rate)} left"
+            else:
+                text += f" in {_clock_text(elapsed)}"
+        try:
+            tty = sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if tty:
+            sys.stderr.write("\r" + text + "\033[K" + ("\n" if done >= total else ""))
+        elif done >= total or now - self._last_line >= self._every:
+            self._last_line = now
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+
+def _clock_text(seconds: float) -> str:
+    """``h:mm:ss`` of a duration in seconds."""
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"

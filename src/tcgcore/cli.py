@@ -11,6 +11,7 @@ Usage::
     tcgcore serve --stdio                       JSON-lines protocol (docs/protocol.md)
     tcgcore deck check GAME FILE [--json]       every deck-building problem of a deck file
     tcgcore simulate GAME [--games N] [--agents A,B] [--workers K] [--rules OPTION=VALUE ...]
+                     [--backend local|ray] [--address ADDR] [--runtime-env JSON]
                                                 many seeded agent games (N defaults to 100)
 
 ``--deck`` and ``--decks`` are the same option: each takes one deck or several separated by
@@ -44,7 +45,7 @@ from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
 from ._serve import serve_stdio
-from ._simulate import print_progress, simulate
+from ._simulate import ProgressLine, simulate
 from ._terminal import ReplayStepper, TerminalUI, check_replay, describe_event
 
 #: A ``check_deck`` line with this prefix is a notice, not a problem (see GameSpec).
@@ -375,6 +376,16 @@ def _perspective(text: str) -> int | str | None:
             f"expected a seat number, 'all' or 'none', got {text!r}") from None
 
 
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"expected a JSON object, got {text!r}: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object, got {text!r}")
+    return value
+
+
 def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     options = _game_options(args)
     options.update(dict(args.rules or []))
@@ -382,12 +393,15 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     agents = args.agents.split(",") if args.agents is not None else [spec.default_agent]
     if args.outcomes and not args.json:
         raise OptionsError("--outcomes adds every game to the JSON report: use it with --json")
+    if args.backend != "ray" and (args.address is not None or args.runtime_env is not None):
+        raise OptionsError("--address and --runtime-env belong to --backend ray")
     try:
         report = simulate(args.game, games=args.games, seed=args.seed,
                           players=_players(args, options), options=options, agents=agents,
                           workers=args.workers,
-                          progress=None if args.quiet or args.json else print_progress,
-                          keep_outcomes=args.json and args.outcomes)
+                          progress=None if args.quiet or args.json else ProgressLine(),
+                          keep_outcomes=args.json and args.outcomes, backend=args.backend,
+                          address=args.address, runtime_env=args.runtime_env)
     except OptionsError as exc:
         raise _with_deck_files(exc, args) from exc
     if args.json:
@@ -493,7 +507,18 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--players", type=int, default=None)
     p_sim.add_argument("--agents", default=None,
                        help="comma-separated agent names, one for all seats or one per seat")
-    p_sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p_sim.add_argument("--workers", type=int, default=None,
+                       help="worker processes (default 1); with --backend ray, the chunks run "
+                            "at once (default: every CPU of the cluster)")
+    p_sim.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="where the games run: this machine's processes (default) or a Ray "
+                            "cluster (needs the ray extra; docs/distributed.md)")
+    p_sim.add_argument("--address", default=None, metavar="ADDR",
+                       help="with --backend ray: the cluster to join (default: RAY_ADDRESS, "
+                            "else a local cluster started for the run)")
+    p_sim.add_argument("--runtime-env", type=_json_object, default=None, metavar="JSON",
+                       help="with --backend ray: a Ray runtime environment for the game tasks, "
+                            "as a JSON object (e.g. '{\"pip\": [\"tcgcore-guimi-revival\"]}')")
     p_sim.add_argument("--rules", action="append", type=_parse_option, metavar="OPTION=VALUE",
                        help="a rules option (a game option; repeatable)")
     _add_game_option_flags(p_sim)

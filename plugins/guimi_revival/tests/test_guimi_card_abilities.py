@@ -14,7 +14,7 @@ from tcgcore_guimi_revival import get_pool
 from tcgcore_guimi_revival.cards import CardDef
 from tcgcore_guimi_revival.rules import strength
 from tcgcore_guimi_revival.state import GuimiState
-from tcgcore_guimi_revival.testing import build, codes, find, ids
+from tcgcore_guimi_revival.testing import build, codes, covers, find, ids
 
 import tcgcore
 
@@ -175,6 +175,7 @@ def _check_recur(m: tcgcore.Match[GuimiState], before: dict[str, Any]) -> None:
     st = m.state
     moved = [e for e in m.events_since(before["events"], player=0) if e.kind == "recurred"]
     assert moved and moved[0].src == "underworld.0" and moved[0].dst == "units.0"
+    assert moved[0].card is not None
     card = st.cards[moved[0].card]
     d = POOL[card.code]
     assert card.exhausted and d.is_beyonder
@@ -198,6 +199,7 @@ def _check_source(source: str, m: tcgcore.Match[GuimiState], before: dict[str, A
         raise AssertionError(f"no check for Source {source!r}")
 
 
+@covers(*sorted({code for code, _ in CASES}))
 @pytest.mark.parametrize(("code", "index"), CASES, ids=[f"{c}-{i}" for c, i in CASES])
 def test_card_ability(code: str, index: int) -> None:
     """Each ability of each card does what its effect ops say (027, 075, 122)."""

@@ -3,7 +3,18 @@
 
 from __future__ import annotations
 
-from tcgcore_guimi_revival.testing import build, codes, find, game, ids, keys, pick, player, until
+from tcgcore_guimi_revival.testing import (
+    build,
+    codes,
+    covers,
+    find,
+    game,
+    ids,
+    keys,
+    pick,
+    player,
+    until,
+)
 
 SET_BEFORE = {"face_down": True}  # a face-down event with no set turn: set before the scenario
 
@@ -12,6 +23,7 @@ def _set(code: str) -> dict[str, object]:
     return {"code": code, **SET_BEFORE}
 
 
+@covers("seer_ev_vision", "marauder_ev_theft")
 def test_074_9_one_activation_per_turn_set_first_then_from_hand() -> None:
     """074.9 (R10): after a set Vision of the Future is activated, no second event can be
     activated that turn, from hand or set; setting one from hand is still allowed (074.1)."""
@@ -31,6 +43,7 @@ def test_074_9_one_activation_per_turn_set_first_then_from_hand() -> None:
     assert m.state.cards[theft].face_down and m.state.events_played[0] == 1
 
 
+@covers("seer_ev_vision")
 def test_074_9_activation_from_hand_blocks_a_set_one() -> None:
     """074.1, 074.9 (R10): an event activated from hand is the turn's activation and its
     from-hand event; a set event cannot be activated after it."""
@@ -45,6 +58,7 @@ def test_074_9_activation_from_hand_blocks_a_set_one() -> None:
     assert not any(k.startswith("event:") for k in keys(m))
 
 
+@covers("seer_ev_vision", "seer_ev_tarot")
 def test_074_9_setting_from_hand_leaves_the_activation() -> None:
     """074.1, 074.9, 074.12 (R10): setting an event from hand uses the from-hand event only; an
     event set in an earlier turn may still be activated that turn, and the limits reset on
@@ -65,6 +79,7 @@ def test_074_9_setting_from_hand_leaves_the_activation() -> None:
     assert m.state.events_activated[0] == 0 and f"flip:{tarot}" in keys(m)
 
 
+@covers("seer_ev_figurine")
 def test_074_10_quick_event_is_set_first_by_default() -> None:
     """074.10, 074.6 (R10): by default a quick event in hand can only be set; the variant
     ``quick_event_from_hand = allowed`` also offers activating it from hand."""
@@ -80,6 +95,7 @@ def test_074_10_quick_event_is_set_first_by_default() -> None:
     assert m.state.events_activated[0] == 1
 
 
+@covers("sleepless_ev_requiem", "sleepless_ev_moon")
 def test_074_13_an_event_that_could_do_nothing_is_only_set() -> None:
     """074.13, 012.6 (R32): Requiem moves face-down status cards; with none, activating it is
     not offered (setting it is), with one it is; a continuous event is always offered."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcgcore_guimi_revival.rules import is_characteristic
-from tcgcore_guimi_revival.testing import build, codes, find, game, ids, keys, pick, player
+from tcgcore_guimi_revival.testing import build, codes, covers, find, game, ids, keys, pick, player
 
 POOL = str(Path(__file__).parent / "data" / "test_pool.toml")
 
@@ -74,6 +74,7 @@ def test_126_1_extra_card_in_hand_is_played_as_an_item() -> None:
     assert f"ignite:{xh}:0" in keys(m)
 
 
+@covers("bcard_seer")
 def test_122_5_blasphemy_card_activation_effect_happens_once() -> None:
     """122.5 (R31): Blasphemy Card: Fool gives +300 when activated and goes to the hand;
     played from hand later it is an item with no second +300 (no target is asked)."""
@@ -92,6 +93,7 @@ def test_122_5_blasphemy_card_activation_effect_happens_once() -> None:
     assert m.state.cards[bcard].zone == "units.0"
 
 
+@covers("slate_1")
 def test_122_5_blasphemy_slate_untaps_once() -> None:
     """122.5 (R31): the First Blasphemy Slate untaps your units when activated; played later
     from hand it untaps nothing."""

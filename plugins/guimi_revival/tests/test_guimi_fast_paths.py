@@ -68,7 +68,7 @@ def ref_main_options(eng: Eng, p: int) -> list[Option]:
     activated = state.events_activated[p] > 0
 
     def can_act(cid: int, d: CardDef, timing: str) -> bool:
-        return d.event_kind == "continuous" and timing == "on_play" or any(
+        return (d.event_kind == "continuous" and timing == "on_play") or any(
             rules.effect_can_act(eng, p, cid, e.op, e.amount)
             for ab in d.abilities if ab.timing == timing for e in ab.effects)
 

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from tcgcore_guimi_revival.plugin import describe
-from tcgcore_guimi_revival.testing import build, codes, find, game, ids, keys, pick, player
+from tcgcore_guimi_revival.testing import build, codes, covers, find, game, ids, keys, pick, player
 
 FD = {"code": "hunter_b9", "face_down": True}
 
 
+@covers("rb_seer", "seer_b6")
 def test_075_3_klein_offers_only_abilities_that_can_act() -> None:
     """075.3, 012.6 (R32): Klein Moretti's heal is not offered with no face-down status card,
     and his search for the next sequence's Beyonder (a Faceless at sequence 7) is not offered
@@ -31,6 +32,7 @@ def test_075_3_klein_offers_only_abilities_that_can_act() -> None:
     assert f"ignite:{rb}:{rb_seek}" not in keys(m)
 
 
+@covers("seer_b8", "seer_b5")
 def test_075_3_unit_abilities_that_cannot_act() -> None:
     """075.3 (R32): Clown's "move this card into your Spirit World" is not offered with a
     full Spirit World; Marionettist's "tap an opponent's untapped Beyonder" is not offered
@@ -45,6 +47,7 @@ def test_075_3_unit_abilities_that_cannot_act() -> None:
     assert f"ignite:{b5}:0" not in keys(m) and f"ignite:{b5}:1" in keys(m)
 
 
+@covers("seer_b9")
 def test_075_4_a_search_that_finds_nothing_says_so() -> None:
     """075.4 (R32): Seer's "search your deck for a potion" when played, with no potion of the
     pathway left, logs that it found nothing (in words, not effect names) and shuffles."""
@@ -61,6 +64,7 @@ def test_075_4_a_search_that_finds_nothing_says_so() -> None:
     assert "search the deck for a potion" in lines[0]
 
 
+@covers("seer_ev_figurine")
 def test_012_6_quick_window_leaves_out_a_quick_event_that_cannot_act() -> None:
     """012.6, 074.13 (R32): in a quick-event window a set Divine Figurine (one of your
     Beyonders cannot be hit) is not offered while its owner has no Beyonder; the window is

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcgcore_guimi_revival import get_pool
-from tcgcore_guimi_revival.testing import build, find, game, keys, pick, player
+from tcgcore_guimi_revival.testing import build, covers, find, game, keys, pick, player
 
 POOL = str(Path(__file__).parent / "data" / "test_pool.toml")
 TIER = {9: "low", 8: "low", 7: "low", 6: "mid", 5: "mid", 4: "high", 3: "high", 2: "angel",
@@ -37,6 +37,7 @@ def test_014_2_printed_ranks_follow_r2() -> None:
             assert d.rank == TIER[d.sequence], d.id
 
 
+@covers("seer_potion6", "seer_b6")
 def test_014_2_the_gate_reads_the_printed_rank() -> None:
     """014.2, 072.1 (R2): with the RB at sequence 7, the sequence-6 potion (low) may be played
     from hand and the sequence-6 Beyonder Faceless (mid) may not; at sequence 6 both may."""

@@ -77,7 +77,7 @@ def _setup_proxy(eng: Eng, options: dict[str, Any]) -> None:
 
 spec: tcgcore.GameSpec[GuimiState] = tcgcore.GameSpec(
     name=GAME,
-    version="0.1.0",
+    version="0.2.0",
     state_type=GuimiState,
     setup=_setup_proxy,
     players=(2, 2),

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from tcgcore_guimi_revival import get_pool
+from tcgcore_guimi_revival.carddoc import write_or_check
 
 ROOT = Path(__file__).resolve().parents[3]
 TESTS = ROOT / "plugins" / "guimi_revival" / "tests"
@@ -70,15 +71,7 @@ def render(cover: dict[str, list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the file, or with ``--check`` report whether it is up to date (exit 1 if not)."""
-    args = sys.argv[1:] if argv is None else argv
-    text = render(coverage_map())
-    if "--check" in args:
-        ok = DOC.exists() and DOC.read_text(encoding="utf-8") == text
-        print(f"{DOC}: {'up to date' if ok else 'OUT OF DATE'}")
-        return 0 if ok else 1
-    DOC.write_text(text, encoding="utf-8")
-    print(f"wrote {DOC}")
-    return 0
+    return write_or_check(DOC, render(coverage_map()), sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

@@ -204,7 +204,8 @@ def render_panel(view: View) -> list[str]:
             f"status {pl.get('status')}/7 ({pl.get('status_face_down')} face down) | "
             f"corruption {pl.get('corruption')}" + (" | " + ", ".join(state) if state else ""))
         lines.append(f"    hand {pl.get('hand')}  deck {pl.get('deck')}  extra {pl.get('extra')}"
-                     f"  events played {pl.get('events_played')}")
+                     f"  events played {pl.get('events_played')}"
+                     f"  activated {pl.get('events_activated', 0)}")
     return lines
 
 

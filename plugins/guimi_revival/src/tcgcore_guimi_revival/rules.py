@@ -1491,6 +1491,21 @@ def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
     searching player looks through their own deck; keys name codes, never instance ids, and
     the order must not tell where in the hidden deck a card lies)."""
     state = eng.state
+    ok = _searchable(eng, p, op)
+    cards = state.cards
+    return sorted({cards[c].code for c in state.zones[_DECK[p]].cards} & ok)
+
+
+def _search_finds(eng: Eng, p: int, op: str) -> bool:
+    """Whether :func:`_search_codes` would find anything (without building the list)."""
+    ok = _searchable(eng, p, op)
+    cards = eng.state.cards
+    return any(cards[c].code in ok for c in eng.state.zones[_DECK[p]].cards)
+
+
+def _searchable(eng: Eng, p: int, op: str) -> frozenset[str]:
+    """The codes search ``op`` of ``p`` may find (cached in :data:`_SEARCHABLE`)."""
+    state = eng.state
     path = rb_path(eng, p)
     key = (state.pool, path, op, state.sequence[p] - 1 if op == "seek" else 0)
     ok = _SEARCHABLE.get(key)
@@ -1507,8 +1522,7 @@ def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
             if good:
                 ok_codes.add(code)
         ok = _SEARCHABLE[key] = frozenset(ok_codes)
-    cards = state.cards
-    return sorted({cards[c].code for c in state.zones[_DECK[p]].cards} & ok)
+    return ok
 
 
 def _seek_underworld(eng: Eng, p: int) -> list[int]:
@@ -1566,8 +1580,11 @@ def effect_can_act(eng: Eng, p: int, source: int, op: str, amount: int) -> bool:
     the public zones). Used to leave out activations that could change nothing (074.13,
     075.3)."""
     state = eng.state
+    if op in _ALWAYS_ACTS:
+        return True
     if op == "heal":
-        return any(state.cards[c].face_down for c in cards_in(eng, "status", p))
+        cards = state.cards
+        return any(cards[c].face_down for c in state.zones[f"status.{p}"].cards)
     if op == "madden":
         return not state.mad[1 - p]  # 112.5
     if op == "untap":
@@ -1585,13 +1602,17 @@ def effect_can_act(eng: Eng, p: int, source: int, op: str, amount: int) -> bool:
         src = cdef(eng, source).source if source >= 0 else None
         return src is not None and _source_can_act(eng, p, src)
     if op in ("search_potion", "search_beyonder"):
-        return bool(_search_codes(eng, p, op))
+        return _search_finds(eng, p, op)
     if op == "seek":
-        return len(cards_in(eng, "spirit", p)) < 7 and bool(
-            _search_codes(eng, p, op) or _seek_underworld(eng, p))
+        return len(state.zones[_SPIRIT[p]].cards) < 7 and (
+            _search_finds(eng, p, op) or bool(_seek_underworld(eng, p)))
     if op in TARGETED_OPS:
         return bool(_targets(eng, p, op, amount))
-    return True  # draw, corrupt, static_strength: always a change
+    return True
+
+
+#: effect ops that always change the game when carried out (012.6)
+_ALWAYS_ACTS = frozenset({"draw", "corrupt", "static_strength"})
 
 
 def _can_act(eng: Eng, p: int, source: int, effects: tuple[tuple[str, int], ...]) -> bool:

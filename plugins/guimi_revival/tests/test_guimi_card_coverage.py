@@ -3,26 +3,23 @@ published table ``docs/guimi_revival/card-coverage.md`` is generated from those 
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 from tcgcore_guimi_revival import get_pool
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "card_coverage.py"
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_guimi_card_coverage_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _script() -> dict[str, Any]:
+    """The generator script's globals (run as a module, not as ``__main__``)."""
+    return runpy.run_path(str(SCRIPT))
 
 
 def test_every_card_with_behaviour_has_a_test() -> None:
     """Each of the starter set's cards (all have behaviour) is named by a test's ``covers``."""
-    cover = _script().coverage_map()
+    cover = _script()["coverage_map"]()
     pool = get_pool("builtin").cards
     missing = sorted(c for c in pool if not cover.get(c))
     assert not missing, f"cards with no test against their text: {missing}"
@@ -34,4 +31,4 @@ def test_coverage_table_is_generated_from_the_tests() -> None:
     """The committed table equals what the script generates now (rerun it after adding
     tests: ``python plugins/guimi_revival/scripts/card_coverage.py``)."""
     script = _script()
-    assert script.DOC.read_text(encoding="utf-8") == script.render(script.coverage_map())
+    assert script["DOC"].read_text(encoding="utf-8") == script["render"](script["coverage_map"]())

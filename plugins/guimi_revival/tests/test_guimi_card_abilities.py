@@ -14,7 +14,7 @@ from tcgcore_guimi_revival import get_pool
 from tcgcore_guimi_revival.cards import CardDef
 from tcgcore_guimi_revival.rules import strength
 from tcgcore_guimi_revival.state import GuimiState
-from tcgcore_guimi_revival.testing import build, codes, find, ids
+from tcgcore_guimi_revival.testing import build, codes, covers, find, ids
 
 import tcgcore
 
@@ -44,6 +44,9 @@ def _scenario(d: CardDef, timing: str, op: str) -> tuple[dict[str, Any], str]:
         rb = d.id
     elif d.extra_kind is not None:
         spirit.append({"code": d.id, "face_down": True})
+    elif d.event_kind == "quick":  # set before, used in the battle phase's first window (074.6)
+        spirit.append({"code": d.id, "face_down": True})
+        phase = "battle"
     elif timing == "continuous":
         spirit.append(d.id)
     elif timing == "on_play":
@@ -86,6 +89,10 @@ def _fire(m: tcgcore.Match[GuimiState], d: CardDef, index: int, timing: str) -> 
     ch = m.pending
     if timing in ("start_of_battle", "revival_phase", "end_phase", "continuous"):
         return  # fired by the phase itself (or always on)
+    if d.event_kind == "quick":
+        assert ch is not None and ch.kind == "quick_event", (ch, d.id)
+        m.choose(0, f"quick:{find(m, d.id, 'spirit.0')}")
+        return
     assert ch is not None and ch.kind == "main_action", (ch, d.id)
     if d.card_type == "revival_beyonder":
         key = f"ignite:{m.state.rb[0]}:{index}"
@@ -126,9 +133,11 @@ def _check(op: str, amount: int, m: tcgcore.Match[GuimiState], before: dict[str,
     elif op == "destroy_event":
         assert "seer_ev_tarot" not in after["opp_spirit"]
     elif op == "spirit_to_hand":
-        assert "to_hand" in kinds
+        moved = [e for e in m.events_since(before["events"], player=0) if e.kind == "to_hand"]
+        assert moved and moved[0].src == "spirit.0" and moved[0].dst == "hand.0"
+        assert len(after["spirit"]) == len(before["spirit"]) - 1
     elif op == "recur":
-        assert "recurred" in kinds
+        _check_recur(m, before)
     elif op == "static_strength":
         b9 = find(m, f"{_path(d)}_b9", "units.0")
         assert strength(m.engine, b9) == POOL[st.cards[b9].code].strength + amount
@@ -150,14 +159,47 @@ def _check(op: str, amount: int, m: tcgcore.Match[GuimiState], before: dict[str,
         assert d.id in after["spirit"] and d.id not in after["units"]
     elif op == "source_trigger":
         assert "source_trigger" in kinds
+        _check_source(d.source or "", m, before)
     elif op == "digest":
         assert "digested" in kinds
+        assert not any(st.cards[c].face_down for c in ids(m, "stack.0"))
     elif op == "seek":
         assert "sought" in kinds and after["deck"] == before["deck"] - 1
     else:  # pragma: no cover - a new op needs a check here
         raise AssertionError(f"no check for op {op!r}")
 
 
+def _check_recur(m: tcgcore.Match[GuimiState], before: dict[str, Any]) -> None:
+    """102.3, 013.3: a Beyonder card from the Underworld, sequence number >= RB - 2, tapped in
+    a unit slot."""
+    st = m.state
+    moved = [e for e in m.events_since(before["events"], player=0) if e.kind == "recurred"]
+    assert moved and moved[0].src == "underworld.0" and moved[0].dst == "units.0"
+    assert moved[0].card is not None
+    card = st.cards[moved[0].card]
+    d = POOL[card.code]
+    assert card.exhausted and d.is_beyonder
+    assert d.sequence is not None and d.sequence >= st.sequence[0] - 2
+
+
+def _check_source(source: str, m: tcgcore.Match[GuimiState], before: dict[str, Any]) -> None:
+    """What each Source trigger of the starter set's Source cards does (102.1-102.4)."""
+    st = m.state
+    own = [st.cards[c] for c in ids(m, "units.0")]
+    if source == "sefirah_castle":  # 102.1: one own Spirit World card to the hand
+        assert len(codes(m, "spirit.0")) == len(before["spirit"]) - 1
+        assert len(ids(m, "hand.0")) == before["hand"] + 1
+    elif source == "city_of_calamity":  # 102.4
+        assert any(c.counters.get("bp_str") == 400 for c in own)
+    elif source == "chaos_sea":  # 102.2
+        assert any(c.counters.get("bonus_dmg") == 1 for c in own)
+    elif source == "river_of_eternal_darkness":  # 102.3
+        _check_recur(m, before)
+    else:  # pragma: no cover - a new Source card needs a check here
+        raise AssertionError(f"no check for Source {source!r}")
+
+
+@covers(*sorted({code for code, _ in CASES}))
 @pytest.mark.parametrize(("code", "index"), CASES, ids=[f"{c}-{i}" for c, i in CASES])
 def test_card_ability(code: str, index: int) -> None:
     """Each ability of each card does what its effect ops say (027, 075, 122)."""
@@ -167,7 +209,7 @@ def test_card_ability(code: str, index: int) -> None:
     desc, phase = _scenario(d, ab.timing, op)
     m = build(desc)
     before = _snapshot(m)
-    if phase in ("battle", "revival", "end"):
+    if phase in ("battle", "revival", "end") and d.event_kind != "quick":
         # the timed effects already happened while the scenario's first steps ran
         before = {**before, "events": 0, "status_fd": 2, "deck": before["deck"] + sum(
             1 for e in m.events_since(0) if e.kind == "drawn" and e.player == 0),

@@ -39,7 +39,7 @@ def test_random_playouts_with_variant_options() -> None:
         "state_check_order": "madness_first", "threshold_checks": "while_at_or_above",
         "strength_floor": "none", "characteristic_on_unit": "active",
         "characteristic_keeps_ritual": "no", "untap_scope": "all",
-        "quick_event_from_hand": "forbidden", "quick_event_same_round_battle": "forbidden",
+        "quick_event_from_hand": "allowed", "quick_event_same_round_battle": "forbidden",
         "set_event_activation": "cannot_set", "dead_rb_can_promote": "yes",
         "ascension_start": "automatic", "ascension_recheck": "yes",
         "lone_source_ascension": "waive_adjacent", "trigger_rb_scope": "include",

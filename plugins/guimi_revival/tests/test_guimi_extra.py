@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcgcore_guimi_revival.rules import is_characteristic
-from tcgcore_guimi_revival.testing import build, codes, find, game, ids, keys, pick, player
+from tcgcore_guimi_revival.testing import build, codes, covers, find, game, ids, keys, pick, player
 
 POOL = str(Path(__file__).parent / "data" / "test_pool.toml")
 
@@ -66,8 +66,43 @@ def test_122_3_activated_card_with_sequence_is_a_characteristic() -> None:
 def test_126_1_extra_card_in_hand_is_played_as_an_item() -> None:
     """126.1, 072.2: an extra-deck card in hand is played into a unit slot as an item,
     subject to the rank gate."""
-    m = build(game(player(hand=["x_hand", "god_seer"])), pool=POOL)
+    m = build(game(player(hand=["x_hand", "god_seer"],
+                          status=[{"code": "marauder_b9", "face_down": True}])), pool=POOL)
     xh, god = find(m, "x_hand"), find(m, "god_seer")
     assert f"play:{xh}:0" in keys(m) and f"play:{god}:0" not in keys(m)
     pick(m, f"play:{xh}:0")
     assert f"ignite:{xh}:0" in keys(m)
+
+
+@covers("bcard_seer")
+def test_122_5_blasphemy_card_activation_effect_happens_once() -> None:
+    """122.5 (R31): Blasphemy Card: Fool gives +300 when activated and goes to the hand;
+    played from hand later it is an item with no second +300 (no target is asked)."""
+    m = build(game(player(sequence=7, units=["seer_b9", "", "", ""],
+                          spirit_world=[{"code": "bcard_seer", "face_down": True}])))
+    bcard, b9 = find(m, "bcard_seer"), find(m, "seer_b9")
+    pick(m, f"extra:{bcard}", "main_action")
+    pick(m, f"card:{b9}", "effect_target")
+    assert m.state.cards[b9].counters.get("bp_str") == 300
+    assert m.state.cards[bcard].zone == "hand.0"
+    start = m.state.event_count
+    pick(m, f"play:{bcard}:1", "main_action")
+    assert m.pending is not None and m.pending.kind == "main_action"
+    assert m.state.cards[b9].counters.get("bp_str") == 300
+    assert not [e for e in m.events_since(start, player=0) if e.kind == "effect"]
+    assert m.state.cards[bcard].zone == "units.0"
+
+
+@covers("slate_1")
+def test_122_5_blasphemy_slate_untaps_once() -> None:
+    """122.5 (R31): the First Blasphemy Slate untaps your units when activated; played later
+    from hand it untaps nothing."""
+    tapped = {"code": "seer_b9", "tapped": True}
+    m = build(game(player(sequence=7, units=[tapped, "", "", ""],
+                          spirit_world=[{"code": "slate_1", "face_down": True}])))
+    slate, b9 = find(m, "slate_1"), find(m, "seer_b9")
+    pick(m, f"extra:{slate}", "main_action")
+    assert not m.state.cards[b9].exhausted and m.state.cards[slate].zone == "hand.0"
+    m2 = build(game(player(sequence=7, units=[tapped, "", "", ""], hand=["slate_1"])))
+    pick(m2, f"play:{find(m2, 'slate_1')}:1", "main_action")
+    assert m2.state.cards[find(m2, "seer_b9")].exhausted

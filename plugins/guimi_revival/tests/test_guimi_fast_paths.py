@@ -27,12 +27,12 @@ GAMES: list[tuple[int, dict[str, Any]]] = [
     (0, {}),
     (1, {}),
     (2, {"decks": ["hunter", "seer"]}),
-    (3, {"decks": ["marauder", "sailor"], "quick_event_from_hand": "forbidden",
+    (3, {"decks": ["marauder", "sailor"], "quick_event_from_hand": "allowed",
          "set_event_activation": "cannot_set", "characteristic_on_unit": "active",
-         "untap_scope": "all", "max_moves_per_turn": 0}),
+         "untap_scope": "all"}),
     (4, {"decks": ["assassin", "sleepless"], "threshold_checks": "while_at_or_above",
          "ascension_start": "automatic", "trigger_rb_scope": "exclude"}),
-    (5, {"decks": ["sailor", "seer"], "max_moves_per_turn": 1}),
+    (5, {"decks": ["sailor", "seer"]}),
 ]
 
 
@@ -65,6 +65,13 @@ def ref_main_options(eng: Eng, p: int) -> list[Option]:
     o = state.options
     seq = state.sequence[p]
     can_event = state.events_played[p] == 0 and not sw_full
+    activated = state.events_activated[p] > 0
+
+    def can_act(cid: int, d: CardDef, timing: str) -> bool:
+        return (d.event_kind == "continuous" and timing == "on_play") or any(
+            rules.effect_can_act(eng, p, cid, e.op, e.amount)
+            for ab in d.abilities if ab.timing == timing for e in ab.effects)
+
     for cid in zones[f"hand.{p}"].cards:
         d = defs[cards[cid].code]
         if d.rank is None or seq > RANK_GATE[d.rank]:
@@ -73,7 +80,8 @@ def ref_main_options(eng: Eng, p: int) -> list[Option]:
             out += [Option(key=f"play:{cid}:{s}", label=f"Play {d.name_en} to "
                            f"{rules.SLOT_NAMES[s]}", card=cid) for s in empty]
         elif d.card_type == "event" and can_event:
-            if d.event_kind != "quick" or o.quick_event_from_hand == "allowed":
+            if (not activated and (d.event_kind != "quick" or o.quick_event_from_hand == "allowed")
+                    and can_act(cid, d, "on_play")):
                 out.append(Option(key=f"event:{cid}:up", label=f"Activate {d.name_en}", card=cid))
             if d.event_kind == "quick" or o.set_event_activation == "later_main_phase":
                 out.append(Option(key=f"event:{cid}:set", label=f"Set {d.name_en}", card=cid))
@@ -85,8 +93,8 @@ def ref_main_options(eng: Eng, p: int) -> list[Option]:
         if d.extra_kind is not None:
             if rules.cond_ok(eng, p, d.activation_condition):
                 out.append(Option(key=f"extra:{cid}", label=f"Activate {d.name_en}", card=cid))
-        elif (d.card_type == "event" and d.event_kind != "quick"
-              and card.counters.get("set_turn", -1) != state.turn):
+        elif (d.card_type == "event" and d.event_kind != "quick" and not activated
+              and card.counters.get("set_turn", -1) != state.turn and can_act(cid, d, "on_play")):
             out.append(Option(key=f"flip:{cid}", label=f"Activate set {d.name_en}", card=cid))
     rb = state.rb[p]
     ignite_ids = [c for c in units if c != EMPTY_SLOT]
@@ -98,20 +106,23 @@ def ref_main_options(eng: Eng, p: int) -> list[Option]:
         if d.item_kind == "potion" and cid != rb and not sw_full:
             out.append(Option(key=f"potion:{cid}", label=f"Activate potion {d.name_en}",
                               card=cid))
-        if cid in state.used_ignition or (card.counters and card.counters.get("no_act")):
+        if cid in state.used_ignition or card.counters.get("no_act") or (
+                cid != rb and card.counters.get("mad")):
             continue
         for i, ab in enumerate(d.abilities):
-            if ab.timing == "ignition":
+            if ab.timing == "ignition" and any(
+                    rules.effect_can_act(eng, p, cid, e.op, e.amount) for e in ab.effects):
                 out.append(Option(key=f"ignite:{cid}:{i}", card=cid,
                                   label=f"【起】 {d.name_en}: {rules._ability_summary(d, i)}"))
-    if o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn:
-        for s, cid in enumerate(units):
-            if cid == EMPTY_SLOT:
-                continue
-            for t in range(4):
-                free = units[t] == EMPTY_SLOT
-                if t != s and (free or t > s):
-                    out.append(Option(key=f"move:{cid}:{t}", card=cid,
+    for s, cid in enumerate(units):
+        if cid == EMPTY_SLOT:
+            continue
+        for t in range(4):
+            free = units[t] == EMPTY_SLOT
+            after = list(units)
+            after[s], after[t] = units[t], units[s]
+            if t != s and (free or t > s) and tuple(after) not in state.arrangements:
+                out.append(Option(key=f"move:{cid}:{t}", card=cid,
                                       label=f"{'Move' if free else 'Swap'} "
                                             f"{rules.SLOT_NAMES[s]} -> {rules.SLOT_NAMES[t]}"))
     out.append(Option(key="end", label="End the main phase"))

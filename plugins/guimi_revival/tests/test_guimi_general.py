@@ -68,7 +68,8 @@ def test_097_4_target_gone_no_hit_and_017_3_field() -> None:
 
 def test_effect_ops() -> None:
     """027.3 effects: strength/weaken last this battle phase; untap; destroy an event; Spirit
-    World to hand; corrupt; revive does nothing for a living RB."""
+    World to hand; corrupt; revive could do nothing for a living RB, so it is not offered
+    (074.13, R32)."""
     from tcgcore_guimi_revival.rules import strength
 
     m = build(game(player(hand=["ev_dispel"], units=[{"code": "t_strong", "tapped": True},
@@ -87,10 +88,10 @@ def test_effect_ops() -> None:
     pick(m, f"event:{find(m, 'ev_whisper')}:up")
     assert m.state.corruption[1] == 1
     m = build(game(player(hand=["ev_return"])), pool=POOL)
-    pick(m, f"event:{find(m, 'ev_return')}:up")
-    assert not m.state.dead[0]
+    assert f"event:{find(m, 'ev_return')}:up" not in keys(m)
+    assert f"event:{find(m, 'ev_return')}:set" in keys(m)
     m2 = build(game(player(hand=["ev_hex"]), player("rb_hunter", units=["hunter_b9", "", "", ""])),
-               pool=POOL)
+               pool=POOL, quick_event_from_hand="allowed")
     pick(m2, f"event:{find(m2, 'ev_hex')}:up")
     pick(m2, f"card:{find(m2, 'hunter_b9')}", "effect_target")
     assert strength(m2.engine, find(m2, "hunter_b9")) == 0

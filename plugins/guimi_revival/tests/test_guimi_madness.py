@@ -178,3 +178,59 @@ def test_view_panel_shows_public_counters() -> None:
     panel = m.view(0).panel["players"][1]
     assert panel["corruption"] == 4 and panel["mad"] and panel["status"] == 2
     assert panel["status_face_down"] == 2 and not panel["dead"]
+
+
+def test_112_7_a_beyonder_card_driven_mad_by_an_effect() -> None:
+    """112.7, 112.1e, 112.3, 112.5, 112.6 (R27): an effect drives the opponent's Beyonder card
+    mad; it cannot be chosen again, cannot use its 【起】 in its controller's next turn, and
+    stops being mad at the end of that turn."""
+    m = build(game(player(hand=["t_ev_madden_unit", "seer_b9"]),
+                   player("rb_hunter", units=["hunter_b9", "", "seer_b8", ""])), pool=POOL)
+    target, other = find(m, "seer_b8"), find(m, "hunter_b9")
+    pick(m, f"event:{find(m, 't_ev_madden_unit')}:up")
+    assert sorted(keys(m)) == sorted([f"card:{other}", f"card:{target}"])
+    pick(m, f"card:{target}", "effect_target")
+    assert m.state.cards[target].counters.get("mad") == 1
+    assert any(e.kind == "went_mad" and e.card == target for e in m.events_since(0, player=0))
+    assert m.state.mad == [0, 0]  # the RBs are untouched
+    pick(m, "end")
+    while m.pending is not None and not (m.pending.kind == "main_action"
+                                         and m.pending.player == 1):
+        advance(m)
+    assert m.state.cards[target].counters.get("mad") == 2
+    assert f"ignite:{target}:0" not in keys(m)  # 112.3: no 【起】 (draw a card)
+    pick(m, "end")
+    ended = [e for e in m.events_since(0, player=1) if e.kind == "madness_ended"]
+    assert [e.card for e in ended] == [target]
+    assert "mad" not in m.state.cards[target].counters
+
+
+def test_112_7_mad_beyonder_card_cannot_support_or_intercept() -> None:
+    """112.7, 112.3, 095.1, 095.2 (R27): a mad back-row Beyonder card is offered neither to
+    intercept an attack on its side nor to support its side's attack; it can still attack."""
+    mad = {"code": "seer_b8", "counters": {"mad": 1}}
+    m = build(game(player(units=["t_strong", "", "", ""]),
+                   player("rb_hunter", units=["hunter_b9", "", mad, "seer_b9"]),
+                   phase="battle"), pool=POOL)
+    b8, b9, hb9 = find(m, "seer_b8"), find(m, "seer_b9"), find(m, "hunter_b9")
+    seen = set()
+    for _ in range(40):
+        ch = m.pending
+        if ch is None or m.state.round > 1:
+            break
+        if ch.kind == "attack" and ch.player == 0 and f"attack:{hb9}" in keys(m):
+            pick(m, f"attack:{hb9}")
+        elif ch.kind == "intercept":
+            assert f"card:{b8}" not in keys(m) and f"card:{b9}" in keys(m)
+            seen.add("intercept")
+            m.choose(ch.player, [])
+        elif ch.kind == "attack" and ch.player == 1:
+            attacker = ch.options[0].data.get("attacker")
+            pick(m, f"attack:{m.state.rb[0]}" if attacker == hb9 else "pass")
+        elif ch.kind == "support":
+            assert f"card:{b8}" not in keys(m) and f"card:{b9}" in keys(m)
+            seen.add("support")
+            m.choose(ch.player, [])
+        else:
+            advance(m)
+    assert seen == {"intercept", "support"}

@@ -70,7 +70,7 @@ def test_141_1_options_validated_and_stored() -> None:
     with pytest.raises(tcgcore.OptionsError, match="defeat_condition"):
         new_match(0, defeat_condition="boredom")
     with pytest.raises(tcgcore.OptionsError, match="max_moves_per_turn"):
-        new_match(0, max_moves_per_turn=-1)
+        new_match(0, max_moves_per_turn=4)  # withdrawn: moves have no cap (077.5, R9)
     m = new_match(0, defeat_condition="death", untap_scope="all")
     assert m.state.options.defeat_condition == "death"
     assert m.state.options.potion_limit == RulesOptions().potion_limit == "per_sequence"

@@ -139,7 +139,8 @@ def test_074_5_continuous_event_stays_and_applies() -> None:
 
 
 def _quick_setup(**kw: object) -> tcgcore.Match:  # type: ignore[type-arg]
-    desc = game(player(hand=["t_ev_qdraw"]), player("rb_hunter", hand=["hunter_b9"]), **kw)
+    desc = game(player(hand=["t_ev_qdraw", "seer_b9"]), player("rb_hunter", hand=["hunter_b9"]),
+                **kw)
     return build(desc, pool=POOL)
 
 
@@ -176,12 +177,21 @@ def test_074_11_quick_event_in_same_round_battle_and_option() -> None:
 
 
 def test_074_10_quick_from_hand_option() -> None:
-    """074.10: a quick event may be activated from hand unless the option forbids it."""
+    """074.10 (R10): a quick event is never activated from hand, only set; with the variant
+    ``quick_event_from_hand = allowed`` it may also be activated from hand in its owner's main
+    phase, and that counts as the turn's event (074.9)."""
     m = _quick_setup()
     q = find(m, "t_ev_qdraw")
-    assert f"event:{q}:up" in keys(m)
-    m = build(game(player(hand=["t_ev_qdraw"])), pool=POOL, quick_event_from_hand="forbidden")
     assert f"event:{q}:up" not in keys(m) and f"event:{q}:set" in keys(m)
+    m = build(game(player(hand=["t_ev_qdraw", "ev_insight"], spirit_world=[
+        {"code": "ev_calm", "face_down": True}],
+        status=[{"code": "marauder_b9", "face_down": True}])),
+        pool=POOL, quick_event_from_hand="allowed")
+    q = find(m, "t_ev_qdraw")
+    assert f"event:{q}:up" in keys(m)
+    pick(m, f"event:{q}:up")
+    assert m.state.events_activated[0] == 1
+    assert not any(k.startswith(("event:", "flip:")) for k in keys(m))
 
 
 def test_074_12_set_normal_event_later_and_option() -> None:
@@ -206,7 +216,8 @@ def test_074_12_set_normal_event_later_and_option() -> None:
 
 def test_075_1_ignition_once_per_turn() -> None:
     """075.1, 075.2, 027.1: 【起】 abilities of units and the RB, once per turn each."""
-    m = build(game(player(units=["seer_b8", "", "", ""])), pool=POOL)
+    m = build(game(player(units=["seer_b8", "", "", ""],
+                          status=[{"code": "marauder_b9", "face_down": True}])), pool=POOL)
     unit = find(m, "seer_b8")
     rb = m.state.rb[0]
     assert f"ignite:{unit}:0" in keys(m) and f"ignite:{rb}:0" in keys(m)
@@ -251,12 +262,43 @@ def test_077_1_move_and_swap_units() -> None:
     assert all(k.split(":")[0] in ("move", "ignite", "end") for k in keys(m))
 
 
-def test_move_limit_safety_option() -> None:
-    """``max_moves_per_turn`` (engine safety, not a rule) limits moves per main phase."""
-    m = build(game(player(units=["seer_b9", "", "", ""])), pool=POOL, max_moves_per_turn=1)
+def test_077_5_moves_without_a_cap_but_no_arrangement_twice() -> None:
+    """077.1, 077.5 (R9): units move and swap any number of times, but a move or swap that
+    would recreate an arrangement of the unit zone already seen in this main phase is not
+    offered; the next main phase starts afresh."""
+    m = build(game(player(units=["seer_b9", "seer_b8", "", ""])), pool=POOL)
+    a, b = find(m, "seer_b9"), find(m, "seer_b8")
+    e = tcgcore.EMPTY_SLOT
+    seen = {tuple(m.state.zones["units.0"].cards)}
+    moves = 0
+    while True:  # take every offered move, always the first: a walk through arrangements
+        offered = [k for k in keys(m) if k.startswith("move:")]
+        for k in offered:
+            _, cid, t = k.split(":")
+            units = list(m.state.zones["units.0"].cards)
+            s = units.index(int(cid))
+            units[s], units[int(t)] = units[int(t)], units[s]
+            assert tuple(units) not in seen, k  # never back to a seen arrangement
+        if not offered:
+            break
+        pick(m, offered[0])
+        seen.add(tuple(m.state.zones["units.0"].cards))
+        moves += 1
+    assert moves > 4  # the old cap of four moves is gone
+    assert len(seen) == moves + 1 <= 12  # two units in four slots: 12 arrangements
+    assert m.state.zones["units.0"].cards.count(e) == 2 and {a, b} <= set(
+        m.state.zones["units.0"].cards)
+    # back and forth: after F1 -> F2, the move F2 -> F1 would recreate the start
+    m = build(game(player(units=["seer_b9", "", "", ""])), pool=POOL)
     a = find(m, "seer_b9")
     pick(m, f"move:{a}:1")
-    assert not any(k.startswith("move:") for k in keys(m))
+    assert f"move:{a}:0" not in keys(m) and f"move:{a}:2" in keys(m)
+    pick(m, "end")
+    until(m, "main_action")  # the opponent's main phase, then ours again next round
+    while m.state.active_player != 0:
+        pick(m, "end")
+        until(m, "main_action")
+    assert f"move:{a}:0" in keys(m)
 
 
 def test_071_2_opponent_only_answers_quick_windows() -> None:
@@ -285,7 +327,7 @@ def test_031_4_no_hand_size_limit() -> None:
 def test_074_8_window_offer_reveals_nothing() -> None:
     """074.8, 031.3: a window is offered for any set event (even a normal one, with only
     ``pass``), so the offer does not reveal what the set card is."""
-    m = build(game(player(), player("rb_hunter", spirit_world=[
+    m = build(game(player(hand=["seer_b9"]), player("rb_hunter", spirit_world=[
         {"code": "ev_insight", "face_down": True}])), pool=POOL)
     pick(m, "end", "main_action")
     assert m.pending is not None and m.pending.kind == "quick_event"

@@ -146,7 +146,8 @@ class _Seen:
             rb_ok = False
         else:
             rb_ok = True
-        out = [c for c in self.beyonders(p) if not self.tapped.get(c) and c != target]
+        out = [c for c in self.beyonders(p) if not self.tapped.get(c) and c != target
+               and not self.counters.get(c, {}).get("mad")]  # 112.7
         rb = self.rb(p)
         if rb is not None and rb != target and rb_ok and not self.tapped.get(rb):
             out.append(rb)
@@ -574,7 +575,8 @@ class HeuristicAgent:
         out = []
         for c in back:
             d = s.d(c)
-            if c is not None and d is not None and d.is_beyonder and not s.tapped.get(c):
+            if (c is not None and d is not None and d.is_beyonder and not s.tapped.get(c)
+                    and not s.counters.get(c, {}).get("mad")):  # 112.7
                 out.append(c)
         return out
 

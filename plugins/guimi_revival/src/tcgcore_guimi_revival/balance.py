@@ -81,9 +81,9 @@ def run_pair(deck_h: str, deck_r: str, games: int, workers: int | None,
 #: the scripted whole games of the tests (seed, decks, opponent of the seat-0 heuristic): they
 #: reach sequence 0 and the Great Old One and are part of the coverage run
 SHOWCASE: tuple[tuple[int, str, str, str], ...] = (
-    (103, "marauder", "sleepless", "random"),
-    (101, "assassin", "assassin", "random"),
-    (34, "sleepless", "seer", "heuristic"),
+    (104, "marauder", "sleepless", "random"),
+    (389, "assassin", "assassin", "random"),
+    (116, "sleepless", "seer", "heuristic"),
 )
 
 
@@ -219,8 +219,8 @@ def _measure(args: argparse.Namespace) -> int:
     lines += ["## Card coverage", "",
               f"{args.coverage_games} games per precon pair (36 pairs) against each of "
               "heuristic and random, plus the three scripted whole games of the tests "
-              "(`test_guimi_play.py`: seed 103 Error vs Darkness reaches sequence 0, seeds 101 "
-              "and 34 end with a Great Old One). A card counts as played when it entered a unit slot, was "
+              "(`test_guimi_play.py`: seed 104 Error vs Darkness reaches sequence 0, seeds 389 "
+              "and 116 end with a Great Old One). A card counts as played when it entered a unit slot, was "
               "activated (event, potion, extra-deck card), was set from the hand, became a "
               "characteristic through an effect, or used an ability; an extra-deck card counts "
               "only when activated, an RB when the game starts.", "",

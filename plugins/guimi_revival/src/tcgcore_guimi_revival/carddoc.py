@@ -14,7 +14,7 @@ from pathlib import Path
 from .cards import CardDef, Condition, get_pool, load_pathways
 from .decks import PRECONS, default_decks
 
-__all__ = ["DOC_PATH", "render_cards_md"]
+__all__ = ["DOC_PATH", "render_cards_md", "write_or_check"]
 
 #: where the generated file lives, relative to the repository root
 DOC_PATH = Path("docs") / "guimi_revival" / "cards.md"
@@ -139,11 +139,9 @@ def render_cards_md() -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Write the file (``--check``: only report whether it is up to date)."""
-    args = sys.argv[1:] if argv is None else argv
-    path = Path.cwd() / DOC_PATH
-    text = render_cards_md()
+def write_or_check(path: Path, text: str, args: list[str]) -> int:
+    """Write a generated document, or with ``--check`` in ``args`` only report whether the
+    file already holds ``text``. Returns the exit status (1: out of date)."""
     if "--check" in args:
         ok = path.exists() and path.read_text(encoding="utf-8") == text
         print(f"{path}: {'up to date' if ok else 'OUT OF DATE'}")
@@ -151,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the file (``--check``: only report whether it is up to date)."""
+    args = sys.argv[1:] if argv is None else argv
+    return write_or_check(Path.cwd() / DOC_PATH, render_cards_md(), args)
 
 
 if __name__ == "__main__":

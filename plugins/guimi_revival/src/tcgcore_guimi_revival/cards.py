@@ -23,18 +23,19 @@ Rank = Literal["low", "mid", "high", "angel"]
 CardType = Literal["revival_beyonder", "beyonder", "item", "event"]
 ExtraKind = Literal["god", "uniqueness", "source", "grade0_sealed_artifact", "blasphemy_slate",
                     "blasphemy_card"]
-Timing = Literal["ignition", "on_play", "continuous", "revival_phase", "promotion_phase",
+Timing = Literal["ignition", "on_play", "activation", "continuous", "revival_phase", "promotion_phase",
                  "end_phase", "start_of_battle", "status"]
 EffectOp = Literal["draw", "heal", "strength", "weaken", "corrupt", "madden", "untap",
                    "destroy_item", "destroy_event", "revive", "spirit_to_hand", "recur",
                    "static_strength", "destroy_unit", "bounce", "tap_unit", "shield",
                    "search_potion", "search_beyonder", "set_extra", "converge", "to_spirit",
-                   "source_trigger", "digest", "seek"]
+                   "source_trigger", "digest", "seek", "madden_unit"]
 
 #: effect ops that need the controller to choose a card
 TARGETED_OPS: frozenset[str] = frozenset({
     "strength", "weaken", "destroy_item", "destroy_event", "spirit_to_hand", "destroy_unit",
-    "bounce", "tap_unit", "shield", "search_potion", "search_beyonder", "set_extra", "converge"})
+    "bounce", "tap_unit", "shield", "search_potion", "search_beyonder", "set_extra", "converge",
+    "madden_unit"})
 ConditionKind = Literal["always", "rb_sequence_at_most", "spirit_world_at_least",
                         "characteristics_at_least", "underworld_at_least", "units_at_least",
                         "status_at_least", "hand_at_least", "corruption_at_least",
@@ -49,7 +50,8 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
     Ops: draw N; heal N (face-down status cards to the Underworld); strength N (own Beyonder,
     this battle phase); weaken N (opponent Beyonder, this battle phase); corrupt N (opponent RB);
-    madden (opponent RB goes mad, 112.1e); untap (own units); destroy_item; destroy_event;
+    madden (opponent RB goes mad, 112.1e); madden_unit (one opponent's Beyonder card in a unit
+    slot that is not mad goes mad, 112.1e, 112.7); untap (own units); destroy_item; destroy_event;
     revive (own dead RB returns, 114.1; N status cards go to the Underworld first);
     spirit_to_hand; recur (as 102.3); static_strength N (continuous: own characters);
     destroy_unit N (opponent Beyonder with strength <= N to the Underworld); bounce N (opponent
@@ -71,7 +73,12 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
 
 class Ability(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """An ability (027): its ``timing`` and the effects it carries out, in order."""
+    """An ability (027): its ``timing`` and the effects it carries out, in order.
+
+    ``on_play`` happens when the card is played from hand (a unit) or activated (an event);
+    ``activation`` only on extra-deck cards: when the face-down card is activated in the
+    Spirit World (122.1), once; played later from hand it does not happen again (122.5).
+    """
 
     timing: Timing
     effects: tuple[Effect, ...] = ()
@@ -306,6 +313,9 @@ def _validate(path: str, c: CardDef, pw: Pathways) -> None:
     if ek == "grade0_sealed_artifact" and c.grade not in (None, 0):
         raise _err(path, cid, "grade", "a Grade 0 Sealed Artifact has grade 0 (026.1)")
     for ab in c.abilities:
+        if ab.timing == "activation" and ek is None:
+            raise _err(path, cid, "abilities", "timing activation is only for extra-deck cards "
+                       "(122.1)")
         for e in ab.effects:
             if e.op in ("strength", "weaken", "static_strength", "destroy_unit",
                         "bounce") and e.amount % 100:

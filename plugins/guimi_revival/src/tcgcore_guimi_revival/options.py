@@ -18,12 +18,7 @@ GAME = "guimi_revival"
 
 
 class RulesOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The section-14 rules options (stored in the state so replays reproduce them).
-
-    ``max_moves_per_turn`` is an engine safety limit, not a rule: the number of move/swap
-    actions (077.1) a player may take in one main phase (0 = unlimited). It keeps random
-    play from looping; the default 4 is far above any useful number.
-    """
+    """The section-14 rules options (stored in the state so replays reproduce them)."""
 
     first_player: Literal["random", "p0", "p1"] = "random"
     defeat_condition: Literal["mad_while_dead", "death"] = "mad_while_dead"
@@ -36,7 +31,7 @@ class RulesOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     potion_limit: Literal["per_sequence", "per_pathway_sequence"] = "per_sequence"
     off_pathway_count: Literal["pathless_counts", "pathway_cards_only"] = "pathless_counts"
     untap_scope: Literal["own", "all"] = "own"
-    quick_event_from_hand: Literal["allowed", "forbidden"] = "allowed"
+    quick_event_from_hand: Literal["forbidden", "allowed"] = "forbidden"
     quick_event_same_round_battle: Literal["allowed", "forbidden"] = "allowed"
     set_event_activation: Literal["later_main_phase", "cannot_set"] = "later_main_phase"
     dead_rb_can_promote: Literal["no", "yes"] = "no"
@@ -49,7 +44,6 @@ class RulesOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     damage_step_losses: Literal["simultaneous", "sequential"] = "simultaneous"
     dead_corruption_count: Literal["per_death", "whole_game"] = "per_death"
     extra_card_default_destination: Literal["remain", "underworld"] = "remain"
-    max_moves_per_turn: int = 4
 
 
 RULES_OPTION_NAMES: tuple[str, ...] = tuple(RulesOptions.__struct_fields__)
@@ -70,8 +64,6 @@ def parse_rules_options(options: dict[str, Any]) -> RulesOptions:
     except msgspec.ValidationError as exc:
         raise tcgcore.OptionsError(f"{GAME}: bad rules option: {exc}{_choices(str(exc))}") \
             from None
-    if not 0 <= opts.max_moves_per_turn <= 1000:
-        raise tcgcore.OptionsError(f"{GAME}: option max_moves_per_turn must be 0..1000")
     return opts
 
 

@@ -30,7 +30,8 @@ def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
     belongs to no player; the text board's header reads it) where a panel has
     ``sequence``, ``pathway``, ``stack``, ``digested``, ``corruption``, ``step_corruption``,
     ``dead_corruption``, ``mad``, ``dead``, ``slumbering``, ``status``, ``status_face_down``,
-    ``spirit_world``, ``hand``, ``deck``, ``extra``, ``events_played``, ``rewarded``.
+    ``spirit_world``, ``hand``, ``deck``, ``extra``, ``events_played``, ``events_activated``,
+    ``rewarded``.
     """
     pool = get_pool(state.pool)
     players = []
@@ -57,6 +58,7 @@ def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
             "deck": len(zones[z("deck", p)].cards),
             "extra": len(zones[z("extra", p)].cards),
             "events_played": state.events_played[p],
+            "events_activated": state.events_activated[p],
             "rewarded": state.rewarded[p],
         })
     return {"round": state.round, "phase": state.phase, "first": state.first,
@@ -202,7 +204,8 @@ def render_panel(view: View) -> list[str]:
             f"status {pl.get('status')}/7 ({pl.get('status_face_down')} face down) | "
             f"corruption {pl.get('corruption')}" + (" | " + ", ".join(state) if state else ""))
         lines.append(f"    hand {pl.get('hand')}  deck {pl.get('deck')}  extra {pl.get('extra')}"
-                     f"  events played {pl.get('events_played')}")
+                     f"  events played {pl.get('events_played')}"
+                     f"  activated {pl.get('events_activated', 0)}")
     return lines
 
 
@@ -276,9 +279,17 @@ def describe(state: GuimiState, event: Event) -> str:
     if k == "promotion_failed":
         return f"  {who} fails the promotion check (stays at sequence {event.amount})"
     if k == "went_mad":
+        if event.card is not None and event.code:
+            return f"  {who}'s {c} goes MAD"
         return f"  {who}'s Revival Beyonder goes MAD ({data.get('why')})"
     if k == "madness_ended":
+        if event.card is not None and event.code:
+            return f"  {who}'s {c} is no longer mad"
         return f"  {who}'s madness ends"
+    if k == "search_failed":
+        where = ("the Underworld and the main deck" if data.get("op") == "seek"
+                 else "the main deck")
+        return f"  {who} searches {where} and finds nothing"
     if k == "corruption":
         return f"  {who} receives {event.amount} corruption (total {data.get('total')})"
     if k == "untapped":
@@ -293,7 +304,7 @@ def describe(state: GuimiState, event: Event) -> str:
         return f"  {who} uses the 【起】 ability of {c}"
     if k == "effect":
         origin = f" of {_id_name(state, event.card)}" if event.card is not None else ""
-        return f"  {who} resolves the effect{origin}: {data.get('op')} {data.get('amount')}"
+        return f"  {who} resolves the effect{origin}: {effect_words(data.get('op'), data.get('amount'))}"
     if k == "units_moved":
         return f"  {who} moves a unit from slot {data.get('from')} to slot {data.get('to')}"
     if k == "battle_started":
@@ -340,6 +351,33 @@ def describe(state: GuimiState, event: Event) -> str:
     extra = f" {dict(data)}" if data else ""
     amount = f" {event.amount}" if event.amount is not None else ""
     return f"  {who} {k}{amount}{': ' + c if event.code else ''}{extra}".rstrip()
+
+
+#: what each effect op does, in words, for the event log ({n}: its amount)
+_OP_WORDS = {
+    "draw": "draw {n}", "heal": "move up to {n} face-down status card(s) to the Underworld",
+    "strength": "a Beyonder gets +{n} strength", "weaken": "an opposing Beyonder gets -{n} "
+    "strength", "corrupt": "the opposing Revival Beyonder receives {n} corruption",
+    "madden": "the opposing Revival Beyonder goes mad", "untap": "untap own units",
+    "destroy_item": "destroy an opposing item", "destroy_event": "destroy an opposing event",
+    "revive": "revive the Revival Beyonder", "spirit_to_hand": "a Spirit World card to the hand",
+    "recur": "return a Beyonder from the Underworld", "static_strength": "+{n} strength",
+    "destroy_unit": "destroy an opposing Beyonder with strength {n} or less",
+    "bounce": "return an opposing Beyonder with strength {n} or less to the hand",
+    "tap_unit": "tap an opposing Beyonder", "shield": "a Beyonder cannot be hit",
+    "search_potion": "search the deck for a potion", "search_beyonder": "search the deck for a "
+    "Beyonder", "set_extra": "set an extra-deck card", "converge": "a card becomes a "
+    "sequence-1 characteristic", "to_spirit": "this card becomes a characteristic",
+    "source_trigger": "a Source trigger", "digest": "digest a characteristic",
+    "seek": "search for the next sequence's Beyonder card", "madden_unit": "an opposing "
+    "Beyonder goes mad",
+}
+
+
+def effect_words(op: Any, amount: Any) -> str:
+    """An effect op and its amount as words for the log (people see words, not op names)."""
+    words = _OP_WORDS.get(str(op))
+    return words.format(n=amount) if words is not None else "an effect"
 
 
 def _check_deck(text: str, source: str) -> list[str]:

@@ -77,7 +77,7 @@ def _setup_proxy(eng: Eng, options: dict[str, Any]) -> None:
 
 spec: tcgcore.GameSpec[GuimiState] = tcgcore.GameSpec(
     name=GAME,
-    version="0.1.0",
+    version="0.2.0",
     state_type=GuimiState,
     setup=_setup_proxy,
     players=(2, 2),
@@ -486,6 +486,25 @@ def go_mad(eng: Eng, p: int, why: str) -> None:
         lose(eng, p, "mad_while_dead")
 
 
+def unit_mad(eng: Eng, cid: int) -> bool:
+    """Whether a Beyonder card in a unit slot is mad (112.7: its ``mad`` counter)."""
+    ctr = eng.state.cards[cid].counters
+    return bool(ctr and ctr.get("mad"))
+
+
+def go_mad_unit(eng: Eng, cid: int, why: str) -> None:
+    """A Beyonder card in a unit slot goes mad (112.1e, 112.7) unless already mad (112.5).
+
+    Its madness is the card's ``mad`` counter: 1 until its controller's next turn begins,
+    2 during that turn; it ends at that turn's end (112.6), or when the card leaves the unit
+    zone (a card leaving play forgets its counters)."""
+    card = eng.state.cards[cid]
+    if not card.zone.startswith("units.") or unit_mad(eng, cid):
+        return
+    eng.set_counter(cid, "mad", 1)
+    eng.emit("went_mad", player=card.controller, card=cid, code=card.code, data={"why": why})
+
+
 def die(eng: Eng, p: int) -> None:
     """The RB dies (113.2): to the Underworld; stack and status zone stay."""
     state = eng.state
@@ -606,12 +625,16 @@ def _start_turn(eng: Eng, step: StartTurn) -> None:
     state.in_battle = False
     state.rewarded[p] = False
     state.events_played[p] = 0
+    state.events_activated[p] = 0
     state.used_ignition = []
-    state.moves = 0
+    state.arrangements = []
     state.phase = "start"
     eng.emit("turn_started", player=p, amount=state.turn)
     if state.mad[p] == 1:
         state.mad[p] = 2
+    for cid in cards_in(eng, "units", p):  # 112.6, 112.7: a mad Beyonder card's next turn
+        if state.cards[cid].counters.get("mad") == 1:
+            eng.set_counter(cid, "mad", 2)
     if state.dead[p] and not slumbering(eng, p):  # 062.1, 113.4
         receive_corruption(eng, p, 1, damage_step=False)
     phases: list[Step] = [DrawPhase(player=p), RevivalPhase(player=p),
@@ -740,6 +763,11 @@ def _end_turn(eng: Eng, step: EndTurn) -> None:
     if state.mad[p] == 2:  # 112.6
         state.mad[p] = 0
         eng.emit("madness_ended", player=p)
+    for cid in cards_in(eng, "units", p):  # 112.7
+        card = state.cards[cid]
+        if card.counters.get("mad") == 2:
+            eng.remove_counter(cid, "mad")
+            eng.emit("madness_ended", player=p, card=cid, code=card.code)
 
 
 # ----------------------------------------------------------------------------- promotion
@@ -1005,9 +1033,14 @@ class _CardOpts:
         code: the card code it was built for.
         gate: highest RB sequence that may play it from hand (072.1); -1: never from hand.
         from_hand: its options while in hand, at index ``ev * 16 + empty``: ``empty`` has bit
-            s set when unit slot s is empty (play to each, 073.1), ``ev`` is 4 when no event
-            may be played now (074.1), else 2 * (quick events may be activated from hand) +
-            (normal events may be set), both rules options.
+            s set when unit slot s is empty (play to each, 073.1); ``ev`` is 8 when no event
+            may be put into the Spirit World now (074.1), else the sum of 1 (normal events may
+            be set, option ``set_event_activation``), 2 (quick events may be activated from
+            hand, option ``quick_event_from_hand``) and 4 (an event was already activated
+            this turn, 074.9).
+        up: for an event that is not continuous, its "activate from hand" option (offered
+            only when one of its effects can change the game, 074.13); else ``None``.
+        event_effects: an event's ``on_play`` effects as (op, amount) pairs.
         spirit: face down in the Spirit World: 0 = nothing, 1 = extra card, 2 = flip.
         spirit_opt: the option for ``spirit``.
         conds: an extra card's activation condition (122.1).
@@ -1015,27 +1048,38 @@ class _CardOpts:
             :func:`cond_ok` decides).
         potion: a potion item's option in a unit slot (076.1).
         ignites: one option per 【起】 ability, in ability order (075).
+        ignite_effects: the effects of each of ``ignites``, as (op, amount) pairs (075.3).
         moves: its move/swap options as a unit (077.1) at index ``slot * 16 + empty``, where
-            ``empty`` has bit t set when slot t is empty; ``None`` until first asked (then
-            :func:`_move_opts`, a function of the card id, slot and empty slots alone).
+            ``empty`` has bit t set when slot t is empty, as (target slot, option) pairs;
+            ``None`` until first asked (then :func:`_move_opts`, a function of the card id,
+            slot and empty slots alone).
     """
 
-    __slots__ = ("code", "conds", "from_hand", "gate", "ignites", "moves", "potion", "seq_max",
-                 "spirit", "spirit_opt")
+    __slots__ = ("code", "conds", "event_effects", "from_hand", "gate", "ignite_effects",
+                 "ignites", "moves", "potion", "seq_max", "spirit", "spirit_opt", "up")
 
     def __init__(self, code: str, gate: int, from_hand: tuple[tuple[Option, ...], ...],
+                 up: Option | None, event_effects: tuple[tuple[str, int], ...],
                  spirit: int, spirit_opt: Option | None, conds: tuple[Condition, ...],
-                 seq_max: int, potion: Option | None, ignites: tuple[Option, ...]) -> None:
+                 seq_max: int, potion: Option | None, ignites: tuple[Option, ...],
+                 ignite_effects: tuple[tuple[tuple[str, int], ...], ...]) -> None:
         self.code = code
         self.gate = gate
         self.from_hand = from_hand
+        self.up = up
+        self.event_effects = event_effects
         self.spirit = spirit
         self.spirit_opt = spirit_opt
         self.conds = conds
         self.seq_max = seq_max
         self.potion = potion
         self.ignites = ignites
-        self.moves: list[tuple[Option, ...] | None] = [None] * 64
+        self.ignite_effects = ignite_effects
+        self.moves: list[tuple[tuple[int, Option], ...] | None] = [None] * 64
+
+
+#: ``from_hand`` index of "no event may be put into the Spirit World now" (074.1, 074.3)
+_NO_EVENT = 8
 
 
 def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
@@ -1044,21 +1088,28 @@ def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
     ctype = d.card_type
     gate = -1 if d.rank is None else RANK_GATE[d.rank]
     none: tuple[Option, ...] = ()
-    from_hand = [none] * 80
+    from_hand = [none] * (16 * (_NO_EVENT + 1))
+    up: Option | None = None
+    event_effects: tuple[tuple[str, int], ...] = ()
     if ctype in ("beyonder", "item"):
         plays = [Option(key=f"play:{cid}:{s}", label=f"Play {name} to {SLOT_NAMES[s]}", card=cid)
                  for s in range(4)]
         by_empty = [tuple(plays[s] for s in range(4) if empty >> s & 1) for empty in range(16)]
-        from_hand = by_empty * 5  # the same for every ``ev``
+        from_hand = by_empty * (_NO_EVENT + 1)  # the same for every ``ev``
     elif ctype == "event":
         quick = d.event_kind == "quick"
-        up = Option(key=f"event:{cid}:up", label=f"Activate {name}", card=cid)
+        act = Option(key=f"event:{cid}:up", label=f"Activate {name}", card=cid)
         down = Option(key=f"event:{cid}:set", label=f"Set {name}", card=cid)
-        for ev in range(4):
-            up_ok, set_ok = bool(ev & 2), bool(ev & 1)
-            got = ((up,) if not quick or up_ok else ()) + ((down,) if quick or set_ok else ())
+        for ev in range(_NO_EVENT):
+            set_ok, quick_up_ok, activated = bool(ev & 1), bool(ev & 2), bool(ev & 4)
+            got = (((act,) if not activated and (not quick or quick_up_ok) else ())
+                   + ((down,) if quick or set_ok else ()))
             for empty in range(16):
                 from_hand[ev * 16 + empty] = got
+        event_effects = tuple((e.op, e.amount) for ab in d.abilities if ab.timing == "on_play"
+                              for e in ab.effects)
+        if d.event_kind != "continuous":
+            up = act
     spirit, spirit_opt = 0, None
     if d.extra_kind is not None:
         spirit, spirit_opt = 1, Option(key=f"extra:{cid}", label=f"Activate {name}", card=cid)
@@ -1066,17 +1117,18 @@ def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
         spirit, spirit_opt = 2, Option(key=f"flip:{cid}", label=f"Activate set {name}", card=cid)
     potion = (Option(key=f"potion:{cid}", label=f"Activate potion {name}", card=cid)
               if d.item_kind == "potion" else None)
+    ignition = [(i, ab) for i, ab in enumerate(d.abilities) if ab.timing == "ignition"]
     ignites = tuple(Option(key=f"ignite:{cid}:{i}", label=f"【起】 {name}: {_ability_summary(d, i)}",
-                           card=cid)
-                    for i, ab in enumerate(d.abilities) if ab.timing == "ignition")
+                           card=cid) for i, _ in ignition)
+    ignite_effects = tuple(tuple((e.op, e.amount) for e in ab.effects) for _, ab in ignition)
     conds = d.activation_condition
     seq_max = -1
     if all(c.kind == "always" for c in conds):
         seq_max = 1 << 30
     elif len(conds) == 1 and conds[0].kind == "rb_sequence_at_most":
         seq_max = conds[0].value
-    return _CardOpts(code, gate, tuple(from_hand), spirit, spirit_opt, conds, seq_max, potion,
-                     ignites)
+    return _CardOpts(code, gate, tuple(from_hand), up, event_effects, spirit, spirit_opt, conds,
+                     seq_max, potion, ignites, ignite_effects)
 
 
 #: pool -> card id -> the card's :class:`_CardOpts` (``None`` until built; rebuilt when the id
@@ -1087,20 +1139,28 @@ _OPTS: dict[str, list[_CardOpts | None]] = {}
 _END_OPT = Option(key="end", label="End the main phase")
 
 
-def _move_opts(cid: int, s: int, empty_mask: int) -> tuple[Option, ...]:
+def _move_opts(cid: int, s: int, empty_mask: int) -> tuple[tuple[int, Option], ...]:
     """The move/swap options of unit ``cid`` in slot ``s`` when the empty slots are the bits of
-    ``empty_mask`` (cached in :attr:`_CardOpts.moves`): to each other slot ``t``, a move when
-    ``t`` is empty, else a swap listed once, by the unit in the lower slot (077.1), in the order
-    :func:`main_options` lists them; labels name slots, not cards."""
-    out: list[Option] = []
+    ``empty_mask`` (cached in :attr:`_CardOpts.moves`), each with its target slot: to each
+    other slot ``t``, a move when ``t`` is empty, else a swap listed once, by the unit in the
+    lower slot (077.1), in the order :func:`main_options` lists them; labels name slots, not
+    cards."""
+    out: list[tuple[int, Option]] = []
     for t in range(4):
         if t != s:
             free = bool(empty_mask >> t & 1)
             if free or t > s:
-                out.append(Option(key=f"move:{cid}:{t}", card=cid,
-                                  label=f"{'Move' if free else 'Swap'} "
-                                        f"{SLOT_NAMES[s]} -> {SLOT_NAMES[t]}"))
+                out.append((t, Option(key=f"move:{cid}:{t}", card=cid,
+                                      label=f"{'Move' if free else 'Swap'} "
+                                            f"{SLOT_NAMES[s]} -> {SLOT_NAMES[t]}")))
     return tuple(out)
+
+
+def _arrangement_after(units: list[int], s: int, t: int) -> tuple[int, int, int, int]:
+    """The unit zone after the unit in slot ``s`` moves to (or swaps with) slot ``t``."""
+    after = list(units)
+    after[s], after[t] = units[t], units[s]
+    return after[0], after[1], after[2], after[3]
 
 
 def main_options(eng: Eng, p: int) -> list[Option]:
@@ -1110,7 +1170,9 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     down Spirit World cards (extra activation or flip), potions and 【起】 abilities of units
     then the RB, moves/swaps, ``end``. Options come from caches of immutable derived data
     (:data:`_OPTS` per card instance and code, with its move options per slot and empty
-    slots); what is offered is decided from the live state at every call.
+    slots); what is offered is decided from the live state at every call: an activation none
+    of whose effects can change the game is not offered (075.3, 074.13), nor a move or swap
+    that recreates an arrangement of ``state.arrangements`` (077.5).
     """
     state = eng.state
     cards = state.cards
@@ -1130,18 +1192,22 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     u0, u1, u2, u3 = units  # the four unit slots (F1, F2, B1, B2)
     empty = ((u0 == EMPTY_SLOT) | (u1 == EMPTY_SLOT) << 1 | (u2 == EMPTY_SLOT) << 2
              | (u3 == EMPTY_SLOT) << 3)
-    if state.events_played[p] == 0 and not sw_full:  # 074.1
-        hidx = 16 * (2 * (o.quick_event_from_hand == "allowed")
+    activated = state.events_activated[p] > 0  # 074.9
+    if state.events_played[p] == 0 and not sw_full:  # 074.1, 074.3
+        hidx = 16 * (4 * activated + 2 * (o.quick_event_from_hand == "allowed")
                      + (o.set_event_activation == "later_main_phase")) + empty
     else:
-        hidx = 64 + empty
+        hidx = 16 * _NO_EVENT + empty
     for cid in zones[_HAND[p]].cards:
         code = cards[cid].code
         rec = recs[cid]
         if rec is None or rec.code != code:
             rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
         if seq <= rec.gate:  # 072.1
-            extend(rec.from_hand[hidx])
+            got = rec.from_hand[hidx]
+            if got and got[0] is rec.up and not _can_act(eng, p, cid, rec.event_effects):
+                got = got[1:]  # 074.13: activating it could change nothing
+            extend(got)
     for cid in sw:
         card = cards[cid]
         if not card.face_down:
@@ -1154,12 +1220,15 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         if k == 1:
             if seq <= rec.seq_max or (rec.seq_max < 0 and cond_ok(eng, p, rec.conds)):
                 add(rec.spirit_opt)  # type: ignore[arg-type]
-        elif k == 2 and card.counters.get("set_turn", -1) != state.turn:
-            add(rec.spirit_opt)  # type: ignore[arg-type]
+        elif (k == 2 and not activated and card.counters.get("set_turn", -1) != state.turn
+              and (rec.up is None or _can_act(eng, p, cid, rec.event_effects))):
+            add(rec.spirit_opt)  # type: ignore[arg-type]  # 074.12, 074.9, 074.13
     rb = state.rb[p]
     used = state.used_ignition
-    moves_ok = o.max_moves_per_turn == 0 or state.moves < o.max_moves_per_turn
-    moves: list[tuple[Option, ...]] = []  # per unit, in slot order (077.1), listed last
+    seen = state.arrangements
+    # only the current arrangement seen (the usual case): every move makes a new one
+    recheck = len(seen) > 1 or (bool(seen) and seen[0] != (u0, u1, u2, u3))
+    moves: list[tuple[tuple[int, Option], ...]] = []  # per unit, in slot order, listed last
     for s, cid in enumerate(units):
         if cid == EMPTY_SLOT:
             continue
@@ -1170,13 +1239,18 @@ def main_options(eng: Eng, p: int) -> list[Option]:
             rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
         if rec.potion is not None and cid != rb and not sw_full:
             add(rec.potion)
-        if rec.ignites and cid not in used and not (card.counters and card.counters.get("no_act")):
-            extend(rec.ignites)
-        if moves_ok:
-            mv = rec.moves[s * 16 + empty]
-            if mv is None:
-                mv = rec.moves[s * 16 + empty] = _move_opts(cid, s, empty)
-            moves.append(mv)
+        ctr = card.counters
+        if rec.ignites and cid not in used and not (ctr and (ctr.get("no_act")
+                                                             or ctr.get("mad"))):
+            for opt, effects in zip(rec.ignites, rec.ignite_effects, strict=True):
+                if _can_act(eng, p, cid, effects):  # 075.3
+                    add(opt)
+        mv = rec.moves[s * 16 + empty]
+        if mv is None:
+            mv = rec.moves[s * 16 + empty] = _move_opts(cid, s, empty)
+        if recheck:
+            mv = tuple(m for m in mv if _arrangement_after(units, s, m[0]) not in seen)
+        moves.append(mv)
     card = cards[rb]
     if card.zone == _REVIVAL[p] and not state.mad[p]:
         code = card.code
@@ -1184,19 +1258,27 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         if rec is None or rec.code != code:
             rec = recs[rb] = _card_opts(rb, code, _pool_defs(pool)[code])
         if rec.ignites and rb not in used and not (card.counters and card.counters.get("no_act")):
-            extend(rec.ignites)
+            for opt, effects in zip(rec.ignites, rec.ignite_effects, strict=True):
+                if _can_act(eng, p, rb, effects):  # 075.3
+                    add(opt)
     for mv in moves:
-        extend(mv)
+        for _, opt in mv:
+            add(opt)
     add(_END_OPT)
     return opts
 
 
 @on(MainPhase)
 def _main_phase(eng: Eng, step: MainPhase) -> None:
+    state = eng.state
     p = step.player
-    if eng.state.phase != "main":
-        eng.state.phase = "main"
+    if state.phase != "main":
+        state.phase = "main"
         eng.emit("phase", player=p, data={"phase": "main"})
+    u0, u1, u2, u3 = state.zones[_UNITS[p]].cards
+    now = (u0, u1, u2, u3)
+    if now not in state.arrangements:  # 077.5: every arrangement this main phase has shown
+        state.arrangements.append(now)
     opts = main_options(eng, p)
     if len(opts) == 1:
         return
@@ -1231,7 +1313,6 @@ def _main_answer(eng: Eng, step: MainAnswer) -> None:
     if has_set_events(eng, 1 - p):
         eng.push(QuickWindow(player=1 - p))  # 074.8: after the action, before the next
     if verb == "move":  # 077.1
-        state.moves += 1
         units = state.zones[_UNITS[p]].cards
         s, t = units.index(cid), int(parts[2])
         other = units[t]
@@ -1244,19 +1325,21 @@ def _main_answer(eng: Eng, step: MainAnswer) -> None:
         if effects:
             eng.push(*effects)
     elif verb == "event":
-        state.events_played[p] += 1
+        state.events_played[p] += 1  # 074.1
         if parts[2] == "set":
             eng.move(cid, z("spirit", p), face_down=True, kind="set")
             eng.update_card(cid, counters={"set_turn": state.turn, "set_round": state.round})
         else:
+            state.events_activated[p] += 1  # 074.9
             eng.move(cid, z("spirit", p), face_down=False, kind="played")
             activate_event(eng, p, cid)
     elif verb == "flip":  # 074.12
+        state.events_activated[p] += 1  # 074.9
         activate_event(eng, p, cid)
     elif verb == "extra":  # 122.1
         card = eng.update_card(cid, face_down=False)
         eng.emit("extra_activated", player=p, card=cid, code=card.code)
-        eng.push(*_effects_of(eng, p, cid, "on_play"), FinishExtra(player=p, card=cid))
+        eng.push(*_effects_of(eng, p, cid, "activation"), FinishExtra(player=p, card=cid))
     elif verb == "potion":  # 076.1
         eng.move(cid, z("spirit", p), face_down=False, kind="potion_activated")
     elif verb == "ignite":  # 075
@@ -1339,8 +1422,10 @@ def _quick_window(eng: Eng, step: QuickWindow) -> None:
     cands = quick_window_cards(eng, p)
     if not cands:
         return
+    info = card_infos(eng.state)
     opts = [Option(key=f"quick:{c}", label=f"Activate {cdef(eng, c).name_en}", card=c)
-            for c in cands if cdef(eng, c).event_kind == "quick"]
+            for c in cands if cdef(eng, c).event_kind == "quick"
+            and _can_act(eng, p, c, info[eng.state.cards[c].code].effects.get("on_play", ()))]
     opts.append(Option(key="pass", label="Do not activate"))
     eng.ask(p, "quick_event", "Activate a set quick event?", opts, resume=QuickAnswer(player=p))
 
@@ -1379,6 +1464,9 @@ def _targets(eng: Eng, p: int, op: str, amount: int = 0) -> list[int]:
     if op == "tap_unit":
         return [c for c in cards_in(eng, "units", o) if cdef(eng, c).is_beyonder
                 and not state.cards[c].exhausted]
+    if op == "madden_unit":  # 112.5: a mad card cannot go mad again
+        return [c for c in cards_in(eng, "units", o) if cdef(eng, c).is_beyonder
+                and not unit_mad(eng, c)]
     if op == "shield":
         return [c for c in cards_in(eng, "units", p) if cdef(eng, c).is_beyonder]
     if op == "set_extra":
@@ -1403,6 +1491,21 @@ def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
     searching player looks through their own deck; keys name codes, never instance ids, and
     the order must not tell where in the hidden deck a card lies)."""
     state = eng.state
+    ok = _searchable(eng, p, op)
+    cards = state.cards
+    return sorted({cards[c].code for c in state.zones[_DECK[p]].cards} & ok)
+
+
+def _search_finds(eng: Eng, p: int, op: str) -> bool:
+    """Whether :func:`_search_codes` would find anything (without building the list)."""
+    ok = _searchable(eng, p, op)
+    cards = eng.state.cards
+    return any(cards[c].code in ok for c in eng.state.zones[_DECK[p]].cards)
+
+
+def _searchable(eng: Eng, p: int, op: str) -> frozenset[str]:
+    """The codes search ``op`` of ``p`` may find (cached in :data:`_SEARCHABLE`)."""
+    state = eng.state
     path = rb_path(eng, p)
     key = (state.pool, path, op, state.sequence[p] - 1 if op == "seek" else 0)
     ok = _SEARCHABLE.get(key)
@@ -1419,8 +1522,102 @@ def _search_codes(eng: Eng, p: int, op: str) -> list[str]:
             if good:
                 ok_codes.add(code)
         ok = _SEARCHABLE[key] = frozenset(ok_codes)
+    return ok
+
+
+def _seek_underworld(eng: Eng, p: int) -> list[int]:
+    """``p``'s Underworld cards a ``seek`` may take: Beyonder cards of the RB's pathway one
+    sequence higher than the RB (the Underworld is public, so they are named by id)."""
+    state = eng.state
+    target = state.sequence[p] - 1
+    path = rb_path(eng, p)
+    defs = _defs(eng)
     cards = state.cards
-    return sorted({cards[c].code for c in state.zones[_DECK[p]].cards} & ok)
+    out = []
+    for c in state.zones[f"underworld.{p}"].cards:
+        d = defs[cards[c].code]
+        if d.card_type == "beyonder" and d.pathway == path and d.sequence == target:
+            out.append(c)
+    return out
+
+
+def _recur_options(eng: Eng, p: int) -> list[Option]:
+    """River of Eternal Darkness placements (102.3, 013.3): each Beyonder card of ``p``'s
+    Underworld with sequence number >= RB - 2, to each empty slot."""
+    state = eng.state
+    units = state.zones[z("units", p)].cards
+    empty = [i for i, c in enumerate(units) if c == EMPTY_SLOT]
+    if not empty:
+        return []
+    limit = state.sequence[p] - 2
+    opts = []
+    for cid in cards_in(eng, "underworld", p):
+        d = cdef(eng, cid)
+        if d.is_beyonder and d.sequence is not None and d.sequence >= limit:
+            opts += [Option(key=f"card:{cid}:{s}", label=f"{d.name_en} to {SLOT_NAMES[s]}",
+                            card=cid) for s in empty]
+    return opts
+
+
+def _source_can_act(eng: Eng, p: int, src: str) -> bool:
+    """Whether the Source trigger ``src`` (102) has anything to do for ``p``."""
+    if src == "sefirah_castle":
+        return bool(cards_in(eng, "spirit", p))
+    if src in ("chaos_sea", "city_of_calamity", "brood_hive"):
+        return bool(_scope_ids(eng, p))
+    if src == "nation_of_disorder":
+        return bool(_scope_ids(eng, 1 - p))
+    if src == "knowledge_moor":
+        return any(cdef(eng, c).card_type == "item" for c in cards_in(eng, "units", p))
+    if src == "river_of_eternal_darkness":
+        return bool(_recur_options(eng, p))
+    return True  # tenebrous_world, key_of_light
+
+
+def effect_can_act(eng: Eng, p: int, source: int, op: str, amount: int) -> bool:
+    """Whether effect ``op`` of card ``source``, carried out now by ``p``, could change the
+    game (R32: judged from what ``p`` may know: their own zones, their deck's contents and
+    the public zones). Used to leave out activations that could change nothing (074.13,
+    075.3)."""
+    state = eng.state
+    if op in _ALWAYS_ACTS:
+        return True
+    if op == "heal":
+        cards = state.cards
+        return any(cards[c].face_down for c in state.zones[f"status.{p}"].cards)
+    if op == "madden":
+        return not state.mad[1 - p]  # 112.5
+    if op == "untap":
+        return any(state.cards[c].exhausted for c in cards_in(eng, "units", p))
+    if op == "revive":
+        return state.dead[p]
+    if op == "digest":
+        return any(state.cards[c].face_down for c in state.zones[_STACK[p]].cards)
+    if op == "to_spirit":
+        return (source >= 0 and state.cards[source].zone == _UNITS[p]
+                and len(cards_in(eng, "spirit", p)) < 7)
+    if op == "recur":
+        return bool(_recur_options(eng, p))
+    if op == "source_trigger":
+        src = cdef(eng, source).source if source >= 0 else None
+        return src is not None and _source_can_act(eng, p, src)
+    if op in ("search_potion", "search_beyonder"):
+        return _search_finds(eng, p, op)
+    if op == "seek":
+        return len(state.zones[_SPIRIT[p]].cards) < 7 and (
+            _search_finds(eng, p, op) or bool(_seek_underworld(eng, p)))
+    if op in TARGETED_OPS:
+        return bool(_targets(eng, p, op, amount))
+    return True
+
+
+#: effect ops that always change the game when carried out (012.6)
+_ALWAYS_ACTS = frozenset({"draw", "corrupt", "static_strength"})
+
+
+def _can_act(eng: Eng, p: int, source: int, effects: tuple[tuple[str, int], ...]) -> bool:
+    """Whether any of ``effects`` could change the game (:func:`effect_can_act`)."""
+    return any(effect_can_act(eng, p, source, op, n) for op, n in effects)
 
 
 #: (pool, RB pathway, search op, target sequence for ``seek``) -> the codes that search may
@@ -1481,21 +1678,18 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
             if len(cards_in(eng, "spirit", p)) >= 7:
                 found = []  # 034.2: the placement cannot happen
             else:  # the Underworld is public: its cards are named by id
-                target = state.sequence[p] - 1
-                path = rb_path(eng, p)
                 defs = _defs(eng)
                 cards = state.cards
-                for c in state.zones[f"underworld.{p}"].cards:
-                    d = defs[cards[c].code]
-                    if d.card_type == "beyonder" and d.pathway == path and d.sequence == target:
-                        opts.append(Option(key=f"card:{c}", label=f"{d.name_en} (Underworld)",
-                                           card=c))
+                opts = [Option(key=f"card:{c}", label=f"{defs[cards[c].code].name_en} "
+                               "(Underworld)", card=c) for c in _seek_underworld(eng, p)]
         if found or opts:
             defs = _defs(eng)
             eng.ask(p, "effect_target", f"Choose a card to search for ({op})",
                     opts + [Option(key=f"code:{c}", label=defs[c].name_en) for c in found],
                     resume=EffectAnswer(player=p, source=step.source, op=op, amount=n))
-        else:
+        else:  # 075.4: a search that finds nothing says so
+            eng.emit("search_failed", player=p, card=step.source if step.source >= 0 else None,
+                     data={"op": op})
             eng.shuffle(z("deck", p))
     elif op in TARGETED_OPS:
         ids = _targets(eng, p, op, n)
@@ -1508,17 +1702,8 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
 
 
 def _ask_recur(eng: Eng, p: int, source: int) -> None:
-    """River of Eternal Darkness placement (102.3)."""
-    state = eng.state
-    units = state.zones[z("units", p)].cards
-    empty = [i for i, c in enumerate(units) if c == EMPTY_SLOT]
-    limit = state.sequence[p] - 2
-    opts = []
-    for cid in cards_in(eng, "underworld", p):
-        d = cdef(eng, cid)
-        if d.is_beyonder and d.sequence is not None and d.sequence >= limit:
-            opts += [Option(key=f"card:{cid}:{s}", label=f"{d.name_en} to {SLOT_NAMES[s]}",
-                            card=cid) for s in empty]
+    """River of Eternal Darkness placement (102.3, 013.3)."""
+    opts = _recur_options(eng, p)
     if opts:
         eng.ask(p, "effect_target", "Choose a Beyonder to return tapped", opts,
                 resume=EffectAnswer(player=p, source=source, op="recur", amount=1))
@@ -1547,6 +1732,8 @@ def _effect_answer(eng: Eng, step: EffectAnswer) -> None:
     elif op == "tap_unit":
         eng.update_card(cid, exhausted=True)
         eng.emit("tapped", player=card.controller, card=cid, code=card.code)
+    elif op == "madden_unit":
+        go_mad_unit(eng, cid, "effect")  # 112.1e
     elif op == "shield":
         eng.set_counter(cid, "unhittable", 1)
     elif op == "set_extra":
@@ -1771,7 +1958,8 @@ def _attack_answer(eng: Eng, step: AttackAnswer) -> None:
         cards = state.cards
         infos = card_infos(state)
         sup = [units[s] for s in BACK if units[s] != EMPTY_SLOT
-               and infos[cards[units[s]].code].beyonder and not cards[units[s]].exhausted]
+               and infos[cards[units[s]].code].beyonder and not cards[units[s]].exhausted
+               and not cards[units[s]].counters.get("mad")]  # 112.3
         if sup:
             info: dict[str, tcgcore.Scalar] = {"attacker": attacker, "target": target}
             eng.ask(p, "support", "Tap back-row Beyonders to support the attack",
@@ -1801,7 +1989,8 @@ def _intercept_ask(eng: Eng, step: InterceptAsk) -> None:
     cards = state.cards
     infos = card_infos(state)
     cands = [c for c in state.zones[_UNITS[d]].cards if c != EMPTY_SLOT
-             and infos[cards[c].code].beyonder and not cards[c].exhausted and c != att.target]
+             and infos[cards[c].code].beyonder and not cards[c].exhausted and c != att.target
+             and not cards[c].counters.get("mad")]  # 112.3
     rb = state.rb[d]
     if (rb_on_field(eng, d) and rb != att.target and not state.cards[rb].exhausted
             and not state.mad[d]

@@ -87,6 +87,7 @@ class PlayerSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     ascend_round: int = -1
     rewarded: bool = False
     events_played: int = 0
+    events_activated: int = 0
     rb_tapped: bool = False
 
 
@@ -147,13 +148,14 @@ def _shape_error(text: str) -> str:
     return f"{path or 'scenario'}: {msg[:1].lower()}{msg[1:]}"
 
 
-#: per-player integer fields and their ranges (rules.md: 111.1, 112.1, 113.5, 074.1, 089.6)
+#: per-player integer fields and their ranges (rules.md: 111.1, 112.1, 113.5, 074.1, 074.9)
 _PLAYER_RANGES: dict[str, tuple[int, int | None]] = {
     "sequence": (0, 9),
     "corruption": (0, None),
     "dead_corruption": (0, None),
     "mad": (0, 2),
     "events_played": (0, 1),
+    "events_activated": (0, 1),
 }
 
 
@@ -360,6 +362,7 @@ def build_scenario(eng: Eng, sc: ScenarioSpec, pool: CardPool) -> None:
         state.ascend_round[p] = ps.ascend_round
         state.rewarded[p] = ps.rewarded
         state.events_played[p] = ps.events_played
+        state.events_activated[p] = ps.events_activated
         for e in ps.stack:
             code, fd, _, _ = _entry(e)
             add(code, p, "stack", "stack", face_down=fd)

@@ -238,10 +238,14 @@ class GuimiState(tcgcore.GameState[GuimiStep], kw_only=True):
         dead: the RB is dead (113).
         ascend_round: round in which the ascension began, or -1 (089).
         rewarded: the promotion reward was given this turn (087.2).
-        events_played: events played from hand this turn (074.1).
+        events_played: events played from hand (activated or set) this turn (074.1).
+        events_activated: events each player activated in their own current turn, from hand or
+            set (074.9); reset when their turn starts.
         quick_used: token of the last window group each player used a quick event in (074.7).
         used_ignition: card ids whose 【起】 was used this turn (075.2).
-        moves: move/swap actions taken this main phase.
+        arrangements: the arrangements of the turn player's unit zone (card id or
+            ``EMPTY_SLOT`` per slot F1, F2, B1, B2) seen in this main phase; a move or swap
+            that would recreate one is not offered (077.5).
         attack_order, attack, hits: the battle in progress (093, 097).
         bp_minus: strength lost by each player's characters this battle phase (102.7).
         losses: seats that met a loss condition, not yet applied (134).
@@ -265,9 +269,10 @@ class GuimiState(tcgcore.GameState[GuimiStep], kw_only=True):
     ascend_round: list[int] = msgspec.field(default_factory=lambda: [-1, -1])
     rewarded: list[bool] = msgspec.field(default_factory=lambda: [False, False])
     events_played: list[int] = msgspec.field(default_factory=_pair_int)
+    events_activated: list[int] = msgspec.field(default_factory=_pair_int)
     quick_used: list[str] = msgspec.field(default_factory=lambda: ["", ""])
     used_ignition: list[int] = []
-    moves: int = 0
+    arrangements: list[tuple[int, int, int, int]] = []
     attack_order: list[int] = []
     attack: Attack | None = None
     hits: list[Hit] = []

@@ -3,13 +3,29 @@ plugins) and a shortcut to build scenarios with it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import tcgcore
 
 from . import plugin, scenario
 from .state import GuimiState
+
+TestFn = TypeVar("TestFn", bound=Callable[..., Any])
+
+
+def covers(*codes: str) -> Callable[[TestFn], TestFn]:
+    """Mark a test as exercising the printed text of the cards ``codes`` and checking the
+    outcome against it. The card coverage table (``docs/guimi_revival/card-coverage.md``,
+    ``plugins/guimi_revival/scripts/card_coverage.py``) is generated from these marks; the
+    codes are kept in the test function's ``guimi_cards`` attribute."""
+
+    def mark(fn: TestFn) -> TestFn:
+        fn.guimi_cards = (*getattr(fn, "guimi_cards", ()), *codes)  # type: ignore[attr-defined]
+        return fn
+
+    return mark
 
 
 @cache

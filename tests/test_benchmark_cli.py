@@ -1096,7 +1096,7 @@ def test_history_figure_catches_a_match_that_reads_its_history_each_decision(
 
     def rescanning(self: tcgcore.Match[Any], player: int, keys: Any) -> None:
         for _ in range(20):
-            for _ in self.events_since(0):
+            for _ in self.events_since(0, player="all"):
                 pass
         choose(self, player, keys)
 

@@ -55,7 +55,7 @@ def test_face_down_card_is_anonymous_to_the_opponent(registry: tcgcore.Registry)
     assert mine is not None and mine.id == cid and mine.code == "flare"
     assert theirs is not None and theirs.id is None and theirs.code is None and theirs.face_down
     assert spectator is not None and spectator.id is None
-    set_event = next(e for e in m.events_since(0) if e.kind == "set")
+    set_event = next(e for e in m.events_since(0, player="all") if e.kind == "set")
     assert set_event.visible_to(0) and not set_event.visible_to(1)
 
 

@@ -45,6 +45,8 @@ from ._model import (
     Visibility,
     Zone,
 )
+from ._identity import lose_sight as _lose_sight
+from ._identity import sight_snapshot as _sight_snapshot
 from ._rng import Rng
 from ._trigger_steps import ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
 
@@ -257,6 +259,19 @@ class Engine(Generic[S]):
         ``code`` and ``secret``.
         """
         state = self.state
+        snap = None
+        if card is not None and type(card) is int and 0 <= card < len(state.cards):
+            snap = _sight_snapshot(state, card)
+            # a viewer shown this card's identity who cannot see the card where it is
+            # loses sight of it (its alias changes when it sees the card again)
+            inst = state.cards[card]
+            zone = state.zones.get(inst.zone)
+            if zone is not None:
+                now = _mask(state.num_players, inst, zone)
+                if now != ALL_PLAYERS:
+                    losers = seen_by & ~now & ((2 << state.num_players) - 1)
+                    if losers:
+                        _lose_sight(state, card, losers)
         event = Event(
             seq=state.event_count,
             kind=kind,
@@ -269,6 +284,7 @@ class Engine(Generic[S]):
             data=data if data is not None else {},
             secret=secret if secret is not None else {},
             seen_by=seen_by,
+            sight=snap,
         )
         state.event_count += 1
         self._sink.append(event)
@@ -343,6 +359,15 @@ class Engine(Generic[S]):
         if "counters" in changes:  # a copy: the caller may go on using the map it passed
             changes["counters"] = dict(changes["counters"])
         new = self.state.cards[card_id] = _replace(card, **changes)
+        if new.face_down != card.face_down or new.controller != card.controller:
+            state = self.state
+            zone = state.zones.get(new.zone)
+            if zone is not None:  # turned face down here: those who saw it lose sight
+                n = state.num_players
+                before = _mask(n, card, zone) & ((2 << n) - 1)
+                losers = before & ~_mask(n, new, zone)
+                if losers:
+                    _lose_sight(state, card_id, losers)
         return new
 
     def set_counter(self, card_id: int, name: str, value: int) -> CardInstance:
@@ -608,26 +633,33 @@ class Engine(Generic[S]):
                                 exhausted=card.exhausted, counters=card.counters,
                                 attached_to=card.attached_to)
         state.cards[card_id] = card
-        # _union(n, before, _mask(n, card, dst), reveal), inline
-        if reveal or before == ALL_PLAYERS:
+        # after = _mask(n, card, dst); seen = _union(n, before, after, reveal), inline
+        vis = dst.visibility
+        if vis == "hidden":
+            after = 0
+        elif card.face_down:
+            after = 1 << card.controller
+        elif vis == "public":
+            after = ALL_PLAYERS
+        else:
+            after = 0 if dst.owner is None else 1 << dst.owner
+        if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
             seen = ALL_PLAYERS
         else:
-            vis = dst.visibility
-            if vis == "hidden":
-                after = 0
-            elif card.face_down:
-                after = 1 << card.controller
-            elif vis == "public":
-                after = ALL_PLAYERS
-            else:
-                after = 0 if dst.owner is None else 1 << dst.owner
-            if after == ALL_PLAYERS:
+            seen = before | after
+            full = (1 << state.num_players) - 1
+            if seen & full == full:
                 seen = ALL_PLAYERS
-            else:
-                seen = before | after
-                full = (1 << state.num_players) - 1
-                if seen & full == full:
-                    seen = ALL_PLAYERS
+        # the card's sight epochs as the event's viewers knew it; then every viewer that
+        # saw it (before, or in this event) and cannot see it now loses sight of it
+        sight = state.sight
+        width = state.num_players + 1
+        snap = tuple(sight[card_id * width:card_id * width + width]) \
+            if card_id * width < len(sight) else None
+        if after != ALL_PLAYERS:
+            losers = seen & ~after & ((1 << width) - 1)
+            if losers:
+                _lose_sight(state, card_id, losers)
         # what emit(kind, player=…, card=…, code=…, src=…, dst=…, data=…, seen_by=…) builds;
         # then what emit does with it (count, record, offer to the collector), inline
         seq = state.event_count
@@ -641,6 +673,7 @@ class Engine(Generic[S]):
             dst=to_zone,
             data=data if data is not None else {},
             seen_by=seen,
+            sight=snap,
         )
         state.event_count = seq + 1
         self._sink.append(event)

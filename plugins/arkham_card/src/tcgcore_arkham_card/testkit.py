@@ -96,7 +96,7 @@ def codes_in(m: tcgcore.Match[Any], zone: str) -> list[str]:
 
 def events(m: tcgcore.Match[Any], kind: str | None = None) -> list[tcgcore.Event]:
     """All events so far (of ``kind``)."""
-    return [e for e in m.events_since(0) if kind is None or e.kind == kind]
+    return [e for e in m.events_since(0, player="all") if kind is None or e.kind == kind]
 
 
 def where(m: tcgcore.Match[Any], cid: int) -> int:

@@ -74,7 +74,7 @@ def test_attachment_host_hidden_from_those_who_cannot_see_it(registry: tcgcore.R
     m.engine.update_card(public, attached_to=hidden)
     mine = next(z for z in m.view(0).zones if z.id == "discard.0").cards[0]
     theirs = next(z for z in m.view(1).zones if z.id == "discard.0").cards[0]
-    assert mine is not None and mine.attached_to == hidden
+    assert mine is not None and mine.attached_to == tcgcore.card_alias(state, hidden, 0)
     assert theirs is not None and theirs.attached_to is None
 
 

@@ -30,6 +30,8 @@ from typing import Any, Final, Generic, TypeAlias, TypeVar
 import msgspec
 
 from ._errors import EngineError
+from ._identity import lose_sight as _lose_sight
+from ._identity import sight_snapshot as _sight_snapshot
 from ._model import (
     ALL_PLAYERS,
     EMPTY_SLOT,
@@ -45,8 +47,6 @@ from ._model import (
     Visibility,
     Zone,
 )
-from ._identity import lose_sight as _lose_sight
-from ._identity import sight_snapshot as _sight_snapshot
 from ._rng import Rng
 from ._trigger_steps import ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
 

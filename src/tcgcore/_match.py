@@ -10,7 +10,6 @@ from typing import Any, Generic, Literal, TypeVar
 import msgspec
 
 from ._engine import Engine, _can_see
-from ._identity import lose_sight, seat_choice, seat_event
 from ._errors import (
     EngineError,
     FormatVersionError,
@@ -22,6 +21,7 @@ from ._errors import (
     StateDecodeError,
     TcgcoreError,
 )
+from ._identity import lose_sight, seat_choice, seat_event
 from ._logging import debug_enabled, get_logger
 from ._model import EMPTY_SLOT, Choice, Event, GameState, Result
 from ._plugins import Registry, default_registry

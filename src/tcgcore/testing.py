@@ -37,8 +37,8 @@ import msgspec
 
 from ._agents import Agent, RandomAgent, play_out
 from ._errors import IllegalChoice
-from ._match import Match, new_match, replay
 from ._identity import alias_at, card_alias
+from ._match import Match, new_match, replay
 from ._model import EMPTY_SLOT, CardInstance, Choice
 from ._plugins import Registry
 from ._views import build_view
@@ -268,8 +268,8 @@ class IdentityWatch:
         everything = match.events_since(self._since, player="all")
         public = match.events_since(self._since)
         if [e.seq for e in public] != [e.seq for e in everything] or any(
-                e.card is not None and not ev.visible_to(None) or (e.secret and not
-                                                                   ev.visible_to(None))
+                not ev.visible_to(None) and (e.card is not None or e.code is not None
+                                             or bool(e.secret))
                 for e, ev in zip(public, everything, strict=True)):
             raise ConformanceError(f"{game}: events_since without a player gives more than "
                                    "the spectator's events")

@@ -45,7 +45,8 @@ def hit_rb(p1: dict[str, Any], bonus: int = 0, **opts: Any) -> Match:
 
 
 def went_mad(m: Match, p: int) -> list[str]:
-    return [str(e.data["why"]) for e in m.events_since(0, player="all") if e.kind == "went_mad" and e.player == p]
+    return [str(e.data["why"]) for e in m.events_since(0, player="all")
+            if e.kind == "went_mad" and e.player == p]
 
 
 def test_112_1a_three_corruption_in_one_damage_step() -> None:

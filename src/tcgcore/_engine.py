@@ -643,13 +643,9 @@ class Engine(Generic[S]):
             after = ALL_PLAYERS
         else:
             after = 0 if dst.owner is None else 1 << dst.owner
-        if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
-            seen = ALL_PLAYERS
-        else:
-            seen = before | after
-            full = (1 << state.num_players) - 1
-            if seen & full == full:
-                seen = ALL_PLAYERS
+        # (every seat seeing it is not everybody: a spectator sees only public cards)
+        seen = ALL_PLAYERS if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS \
+            else before | after
         # the card's sight epochs as the event's viewers knew it; then every viewer that
         # saw it (before, or in this event) and cannot see it now loses sight of it
         sight = state.sight
@@ -839,12 +835,11 @@ def _asked(state: GameState[Any]) -> bool:
 
 
 def _union(n: int, before: int, after: int, reveal: bool) -> int:
-    """Seats that saw a card before or after a change (ALL_PLAYERS when that is everybody)."""
+    """Seats that saw a card before or after a change (ALL_PLAYERS when that is everybody,
+    spectators included: every seat seeing a card in their own zones is not everybody)."""
     if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
         return ALL_PLAYERS
-    seen = before | after
-    full = (1 << n) - 1
-    return ALL_PLAYERS if seen & full == full else seen
+    return before | after
 
 
 def _can_see(player: int | None, card: CardInstance, zone: Zone) -> bool:

@@ -370,15 +370,17 @@ def hidden_responder_check(
     enc = msgspec.msgpack.Encoder()
     pairs = 0
 
-    def seen_by_others(m: Match[Any], seat: int, since: int) -> bytes:
-        parts: list[Any] = []
+    def seen_by_others(m: Match[Any], seat: int, since: int) -> dict[str, bytes]:
+        parts: dict[str, bytes] = {}
         for other in [*range(m.state.num_players), None]:
             if other == seat:
                 continue
-            parts.append(build_view(m.spec, m.state, other))
-            parts.append(m.seat_choice(other) if other is not None else None)
-            parts.append(m.events_since(since, player=other))
-        return enc.encode(parts)
+            who = "the spectator" if other is None else f"seat {other}"
+            parts[f"{who}'s view"] = enc.encode(build_view(m.spec, m.state, other))
+            parts[f"{who}'s choice"] = enc.encode(
+                m.seat_choice(other) if other is not None else None)
+            parts[f"{who}'s events"] = enc.encode(m.events_since(since, player=other))
+        return parts
 
     for seed in seeds:
         a = new_match(game, seed=seed, players=players, registry=registry, **opts)
@@ -388,11 +390,12 @@ def hidden_responder_check(
         while a.result is None and index < max_decisions:
             if index % every == 0:
                 for seat in range(n):
-                    twin = _swapped_twin(a, seat, wanted)
-                    if twin is None:
+                    swapped = _swapped_twin(a, seat, wanted)
+                    if swapped is None:
                         continue
+                    twin, pair = swapped
                     pairs += 1
-                    problem = _lockstep(a.clone(), twin, seat, horizon, tuple(neutral),
+                    problem = _lockstep(a.clone(), twin, seat, pair, horizon, tuple(neutral),
                                         seen_by_others, seed * 31 + index)
                     if problem:
                         raise _fail(game, seed, index, f"seat {seat}'s hidden card shows: "
@@ -404,9 +407,11 @@ def hidden_responder_check(
     return pairs
 
 
-def _swapped_twin(match: Match[Any], seat: int, wanted: set[str] | None) -> Match[Any] | None:
+def _swapped_twin(match: Match[Any], seat: int, wanted: set[str] | None
+                  ) -> tuple[Match[Any], tuple[int, int]] | None:
     """A clone in which a card of ``seat``'s own hand and one of its hidden cards swap
-    identities (see :func:`hidden_responder_check`), or ``None`` if there is no pair."""
+    identities (see :func:`hidden_responder_check`) and the two cards, or ``None`` if
+    there is no such pair."""
     state = match.state
     hand: list[int] = []
     hidden: list[int] = []
@@ -429,18 +434,28 @@ def _swapped_twin(match: Match[Any], seat: int, wanted: set[str] | None) -> Matc
             twin = match.clone()
             twin.engine.update_card(h, code=cd)
             twin.engine.update_card(d, code=ch)
-            return twin
+            return twin, (h, d)
     return None
 
 
-def _lockstep(a: Match[Any], b: Match[Any], seat: int, horizon: int, neutral: tuple[str, ...],
-              observe: Callable[[Match[Any], int, int], bytes], agent_seed: int) -> str | None:
-    """Play two twins on alike and return the first observable difference, or ``None``."""
+def _lockstep(a: Match[Any], b: Match[Any], seat: int, pair: tuple[int, int], horizon: int,
+              neutral: tuple[str, ...],
+              observe: Callable[[Match[Any], int, int], dict[str, bytes]],
+              agent_seed: int) -> str | None:
+    """Play two twins on alike and return the first observable difference, or ``None``
+    (also when the swapped seat plays one of the two swapped cards, or the game shows
+    one to another seat: then the card is shown, which the rules allow)."""
     since = a.state.event_count
     agent = RandomAgent(agent_seed)
     for step in range(horizon):
-        if observe(a, seat, since) != observe(b, seat, since):
-            return f"the other seats' views, choices or events differ after {step} decisions"
+        others = [o for o in [*range(a.state.num_players), None] if o != seat]
+        if any(m.engine.can_see(o, m.state.cards[c]) for m in (a, b) for c in pair
+               for o in others):
+            return None  # the game itself showed a swapped card (a random discard …)
+        seen_a, seen_b = observe(a, seat, since), observe(b, seat, since)
+        if seen_a != seen_b:
+            what = next(k for k in seen_a if seen_a[k] != seen_b[k])
+            return f"{what} differs after {step} decisions"
         ca, cb = a.pending, b.pending
         if ca is None or cb is None:
             return None if ca is None and cb is None else "one twin ended, the other did not"
@@ -449,6 +464,8 @@ def _lockstep(a: Match[Any], b: Match[Any], seat: int, horizon: int, neutral: tu
                    f"for seat {cb.player}"
         if ca.keys == cb.keys:
             keys = agent.decide(a, ca)
+            if ca.player == seat and any(ca.option(k).card in pair for k in keys):
+                return None  # the seat plays (commits, discards …) a swapped card
         elif ca.player == seat:
             common = [k for k in neutral if k in ca.keys and k in cb.keys]
             if not common:

@@ -55,7 +55,10 @@ def test_A980_2_A980_7_seeded_campaign_plays_saves_and_exports(tmp_path: Path) -
         assert camp.chaos_add.count("elder_thing") == 1
         assert ("The campaign is won" in text) != ("The campaign is lost" in text)  # A980.8
     exported = sorted((tmp_path / "decks").iterdir())
-    assert [p.name for p in exported] == ["0_01001.json", "1_01005.json"]
+    # A980.4: one deck per seat, named after the seat's investigator at the end (a killed
+    # or insane one has been replaced)
+    assert [p.name for p in exported] == [f"{seat}_{inv.code}.json"
+                                          for seat, inv in enumerate(camp.investigators)]
     deck = parse_deck(exported[0].read_text(encoding="utf-8"))
     assert sum(deck.slots.values()) == len(camp.investigators[0].deck) + \
         len(camp.investigators[0].story)

@@ -150,12 +150,15 @@ def _commit(eng: Eng, step: CommitStep) -> None:
         if state.inv[seat].status:
             continue
         cards = _committable(state, seat, test)
-        if not cards:
-            continue
+        if not cards and not state.zones[Z_HAND[seat]].cards:
+            continue  # A912.2: an empty hand (public) has nothing to commit
         most = len(cards) if seat == test.seat else 1
+        # A912.2: the window opens for any hand, so that whether it holds a card with a
+        # matching icon stays hidden; without one, "none" is the only answer
+        options = [Option(key=f"commit:{c}", label=name_of(state, c), card=c) for c in cards]
         eng.ask(seat, "commit", f"Commit cards to the {test.skill} test?",
-                [Option(key=f"commit:{c}", label=name_of(state, c), card=c) for c in cards],
-                min=0, max=most, resume=CommitAnswer(seat=seat))
+                options or [Option(key="none", label="Commit nothing")],
+                min=0, max=most or 1, resume=CommitAnswer(seat=seat))
         return
 
 
@@ -165,7 +168,7 @@ def _commit_answer(eng: Eng, step: CommitAnswer) -> None:
     test = state.test
     if test is None:
         return
-    chosen = [int(k.split(":")[1]) for k in eng.answer]
+    chosen = [int(k.split(":")[1]) for k in eng.answer if k.startswith("commit:")]
     d_titles: list[str] = [dof(state, c).title for c in test.committed]
     for cid in chosen:
         d = dof(state, cid)

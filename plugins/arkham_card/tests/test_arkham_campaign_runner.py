@@ -153,7 +153,9 @@ def test_A980_2_text_agent_answers_match_choices() -> None:
     choice = m.pending
     assert choice is not None
     out = io.StringIO()
-    picked = TextAgent(out, io.StringIO(f"{choice.options[0].key}\n")).decide(m, choice)
+    shown = m.seat_choice(choice.player)  # a person types the keys of the seat's view
+    assert shown is not None
+    picked = TextAgent(out, io.StringIO(f"{shown.options[0].key}\n")).decide(m, choice)
     assert picked == [choice.options[0].key] and choice.prompt in out.getvalue()
 
 
@@ -293,9 +295,12 @@ def test_A980_2_a_human_sees_the_board_and_the_events() -> None:
     m = tcgcore.new_match("arkham_card", seed=1)
     choice = m.pending
     assert choice is not None
+    shown = m.seat_choice(choice.player)
+    assert shown is not None
     out = io.StringIO()
-    TextAgent(out, io.StringIO(f"{choice.options[0].key}\n")).decide(m, choice)
+    TextAgent(out, io.StringIO(f"{shown.options[0].key}\n")).decide(m, choice)
     text = out.getvalue()
+    assert f"({choice.options[0].key})" not in text  # the seat's keys, not the engine's
     assert "Roland Banks" in text and "you are P0" in text  # the seat's board
     assert "*" in text  # the events so far
 

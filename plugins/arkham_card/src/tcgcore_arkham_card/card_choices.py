@@ -305,7 +305,7 @@ def _scry_next(eng: Eng, seat: int, zone: str, left: list[int], placed: list[int
             eng.move(cid, zone, index=i, kind="reordered")
         return
     eng.ask(seat, "scry_order", f"Which card goes {'on top' if not placed else 'next'}?",
-            [Option(key=f"card:{c}", label=name_of(state, c)) for c in left],
+            [Option(key=f"card:{c}", label=name_of(state, c), card=c) for c in left],
             resume=CardChoiceAnswer(seat=seat, op=f"scry_order:{zone}", source=source,
                                     cards=[*placed, -1, *left]))
 
@@ -639,8 +639,8 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
                 out += _hand_plays(state, s, "after_evade", f":{eid}")
     elif kind == "phase":
         for s in player_order(state):  # A912.1: the window is opened from public facts
-            if state.inv[s].status or _threat_keyword(state, s, "no_play") or \
-                    not non_elite_here(eng, s):
+            if state.inv[s].status or state.inv[s].location < 0 or \
+                    _threat_keyword(state, s, "no_play") or not non_elite_here(eng, s):
                 continue
             out += _hand_plays(state, s, "phase_begins", "")
     return out

@@ -125,6 +125,12 @@ def desc(*investigators: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return out
 
 
+def commit_none(m: tcgcore.Match[Any]) -> None:
+    """Answer a commit window with nothing (A912.2 opens one for any non-empty hand)."""
+    if kind(m) == "commit":
+        m.choose(m.pending.player if m.pending else 0, [])
+
+
 def kind(m: tcgcore.Match[Any]) -> str:
     """Kind of the pending choice (``""`` when none)."""
     c = m.pending

@@ -12,12 +12,13 @@ never sees that id. It sees an **alias**: a keyed pseudo-random permutation of t
   fresh alias for a viewer each time it comes back into that viewer's sight, and keeps
   its alias while it stays in sight (a seat follows its own hand, a front end follows a
   card moving between public zones);
-* the permutation is a four-round Feistel network over 32 bits (16 bits of instance id,
-  16 bits of epoch, which wrap) whose round function is keyed BLAKE2b; it is injective,
-  so two cards never share an alias for one viewer, and without the key an alias says
-  nothing about the instance id (nor about deck-list order). The key derives from the
-  match seed, which already determines every shuffle of the match: whoever knows the
-  seed knows the hidden cards anyway.
+* the permutation is a six-round Feistel network over 32 bits (16 bits of instance id,
+  16 bits of epoch, which wrap) whose round functions are random byte tables drawn from
+  SHAKE-256 keyed by the match seed and the viewer; it is injective, so two cards never
+  share an alias for one viewer, and without the key an alias says nothing a seat can use
+  about the instance id (nor about deck-list order). The key derives from the match seed,
+  which already determines every shuffle of the match: whoever knows the seed knows the
+  hidden cards anyway.
 
 Aliases are a pure function of the state (seed and ``GameState.sight``), so saves,
 replays and determinism are unchanged by them; they are computed only when a view, a
@@ -40,18 +41,20 @@ _replace = msgspec.structs.replace
 _MAX_CARDS = 1 << 16
 
 
+_ROUNDS = 6
+
+
 @lru_cache(maxsize=4096)
-def _round_keys(seed: int, viewer: int) -> tuple[bytes, ...]:
-    """The four round keys of the permutation of ``viewer`` in the match of ``seed``."""
-    base = hashlib.blake2b(seed.to_bytes(8, "little") + viewer.to_bytes(2, "little"),
-                           digest_size=32, person=b"tcgcore.alias").digest()
-    return tuple(hashlib.blake2b(bytes([r]), key=base, digest_size=16).digest()
-                 for r in range(4))
-
-
-def _f(key: bytes, half: int) -> int:
-    return int.from_bytes(hashlib.blake2b(half.to_bytes(2, "little"), key=key,
-                                          digest_size=2).digest(), "little")
+def _round_tables(seed: int, viewer: int) -> tuple[tuple[bytes, bytes, bytes, bytes], ...]:
+    """The round functions of ``viewer``'s permutation in matches of ``seed``: per round
+    four random byte tables (256 entries each) cut from one SHAKE-256 output keyed by
+    seed and viewer; a round maps a 16-bit half ``x`` (bytes ``lo``, ``hi``) to
+    ``(A[lo] ^ B[hi]) | (C[lo] ^ D[hi]) << 8``."""
+    raw = hashlib.shake_256(b"tcgcore.alias" + seed.to_bytes(8, "little")
+                            + viewer.to_bytes(2, "little")).digest(_ROUNDS * 1024)
+    return tuple((raw[r * 1024:r * 1024 + 256], raw[r * 1024 + 256:r * 1024 + 512],
+                  raw[r * 1024 + 512:r * 1024 + 768], raw[r * 1024 + 768:r * 1024 + 1024])
+                 for r in range(_ROUNDS))
 
 
 #: memo of the permutation: (seed, viewer) -> {id << 16 | epoch: alias}; a pure function,
@@ -70,10 +73,11 @@ def alias_table(seed: int, viewer: int) -> dict[int, int]:
 
 
 def _permute(seed: int, viewer: int, card_id: int, epoch: int) -> int:
-    keys = _round_keys(seed, viewer)
+    """A Feistel network over (16-bit id, 16-bit epoch): a permutation of 32-bit words."""
     left, right = card_id & 0xFFFF, epoch & 0xFFFF
-    for key in keys:
-        left, right = right, left ^ _f(key, right)
+    for a, b, c, d in _round_tables(seed, viewer):
+        lo, hi = right & 0xFF, right >> 8
+        left, right = right, left ^ (a[lo] ^ b[hi]) ^ (c[lo] ^ d[hi]) << 8
     return left << 16 | right
 
 
@@ -91,10 +95,10 @@ def _alias(seed: int, viewer: int, card_id: int, epoch: int) -> int:
 
 def _unalias(seed: int, viewer: int, alias: int) -> tuple[int, int]:
     """The (instance id, epoch) an alias stands for (the inverse permutation)."""
-    keys = _round_keys(seed, viewer)
     left, right = alias >> 16 & 0xFFFF, alias & 0xFFFF
-    for key in reversed(keys):
-        left, right = right ^ _f(key, left), left
+    for a, b, c, d in reversed(_round_tables(seed, viewer)):
+        lo, hi = left & 0xFF, left >> 8
+        left, right = right ^ (a[lo] ^ b[hi]) ^ (c[lo] ^ d[hi]) << 8, left
     return left, right
 
 
@@ -161,10 +165,50 @@ def sight_snapshot(state: GameState[Any], card_id: int) -> tuple[int, ...] | Non
     return tuple(sight[base:base + width])
 
 
+def _data_cards(state: GameState[Any], data: dict[str, Any], keys: frozenset[str],
+                viewer: int | None, *, only_seen: bool) -> dict[str, Any]:
+    """``data`` with the card ids under ``keys`` replaced by ``viewer``'s aliases (with
+    ``only_seen``, a card the viewer cannot see now is left out: ``None``)."""
+    out = dict(data)
+    cards = state.cards
+    for key in keys & data.keys():
+        value = data[key]
+        ids = [value] if type(value) is int else (
+            [int(x) for x in value.split(",") if x.strip().lstrip("-").isdigit()]
+            if type(value) is str else None)
+        if ids is None:
+            continue
+        shown: list[int | None] = []
+        for cid in ids:
+            if not 0 <= cid < len(cards):
+                shown.append(cid if cid < 0 else None)
+                continue
+            card = cards[cid]
+            zone = state.zones.get(card.zone)
+            if only_seen and (zone is None or not _sees(viewer, card, zone)):
+                shown.append(None)
+            else:
+                shown.append(card_alias(state, cid, viewer))
+        if type(value) is int:
+            out[key] = shown[0]
+        else:
+            out[key] = ",".join(str(x) for x in shown if x is not None)
+    return out
+
+
+def _sees(viewer: int | None, card: Any, zone: Any) -> bool:
+    vis = zone.visibility
+    if vis == "hidden":
+        return False
+    if card.face_down:
+        return viewer is not None and viewer == card.controller
+    return vis == "public" or (viewer is not None and viewer == zone.owner)
+
+
 def seat_event(state: GameState[Any], event: Event, viewer: int | None) -> Event:
     """``event`` as ``viewer`` receives it: identity fields blanked unless the viewer may
     see them, the card named by the viewer's alias from when the event happened, and no
-    internal sight record."""
+    internal sight record. (``data`` is public and passed as it is.)"""
     if not event.visible_to(viewer):
         if event.card is None and event.code is None and not event.secret \
                 and event.sight is None:
@@ -189,27 +233,40 @@ def _key_for(key: str, card: int, alias: int) -> str:
     return ":".join(str(alias) if p == token else p for p in parts)
 
 
-def seat_choice(state: GameState[Any], viewer: int) -> tuple[Choice, dict[str, str]] | None:
+def seat_choice(state: GameState[Any], viewer: int, card_keys: frozenset[str] = frozenset()
+                ) -> tuple[Choice, dict[str, str]] | None:
     """The pending choice as ``viewer`` sees it, and its seat keys mapped to engine keys.
 
     ``None`` unless ``viewer`` must answer the pending choice. Every option's ``card`` is
     the viewer's alias, and in its key the ``:``-separated part equal to the card's
     instance id is replaced by that alias (the rule every game keeps: a key names a card
-    only as its option's ``card``). The choice is a fresh copy.
+    only as its option's ``card``); card ids in ``data`` fields named by ``card_keys``
+    become aliases too. The choice is a fresh copy.
     """
     pending = state.pending
     if pending is None or pending.player != viewer:
         return None
     options: list[Option] = []
     keys: dict[str, str] = {}
+    seed = state.seed
+    width = state.num_players + 1
+    sight = state.sight
+    known = len(sight)
+    table = alias_table(seed, viewer)
     for opt in pending.options:
         card = opt.card
+        data = (_data_cards(state, opt.data, card_keys, viewer, only_seen=False)
+                if card_keys else dict(opt.data)) if opt.data else {}
         if card is None:
-            new = Option(key=opt.key, label=opt.label, data=dict(opt.data))
+            new = Option(key=opt.key, label=opt.label, data=data)
         else:
-            alias = card_alias(state, card, viewer)
+            i = card * width + viewer
+            epoch = sight[i] if i < known else 0
+            alias = table.get((card & 0xFFFF) << 16 | epoch)
+            if alias is None:
+                alias = _alias(seed, viewer, card, epoch)
             new = Option(key=_key_for(opt.key, card, alias), label=opt.label, card=alias,
-                         data=dict(opt.data))
+                         data=data)
         if new.key in keys:  # an alias spelled like another option's key: keep the engine's
             new = _replace(new, key=opt.key)
         keys[new.key] = opt.key

@@ -423,7 +423,7 @@ class Match(Generic[S]):
             SeatError: ``player`` is not a seat.
         """
         self._check_seat(player)
-        seat = seat_choice(self.state, player)
+        seat = seat_choice(self.state, player, self.spec.card_data_keys)
         return seat[0] if seat is not None else None
 
     def answer(self, player: int, key_or_keys: str | Sequence[str]) -> None:
@@ -462,7 +462,7 @@ class Match(Generic[S]):
             SeatError: ``player`` is not a seat.
         """
         self._check_seat(player)
-        seat = seat_choice(self.state, player)
+        seat = seat_choice(self.state, player, self.spec.card_data_keys)
         to_engine = seat[1] if seat is not None else {}
         if isinstance(key_or_keys, str):
             return [to_engine.get(key_or_keys, "\x00" + key_or_keys)]

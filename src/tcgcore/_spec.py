@@ -80,6 +80,9 @@ class GameSpec(Generic[S]):
         validate_state: ``validate(state) -> problem or None``, run on every
             loaded save after the core's own checks (unknown card codes and
             other game facts); a problem becomes a :class:`StateDecodeError`.
+        card_data_keys: names of ``Option.data`` fields whose values are card instance
+            ids (an int, or several as comma-separated text): a seat's choice shows
+            them as its aliases (:func:`tcgcore.card_alias`), like ``Option.card``.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -114,6 +117,7 @@ class GameSpec(Generic[S]):
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
+        card_data_keys: Iterable[str] = (),
     ) -> None:
         self.name = name
         self.version = version
@@ -150,6 +154,7 @@ class GameSpec(Generic[S]):
         self.default_agent = default_agent
         self.check_deck = check_deck
         self.campaign_runner = campaign_runner
+        self.card_data_keys = frozenset(card_data_keys)
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

@@ -161,7 +161,7 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
         if omniscient:
             mine = _CHOICE_DEC.decode(_ENC.encode(pending))
         elif viewer is not None and pending.player == viewer:
-            seat = seat_choice(state, viewer)
+            seat = seat_choice(state, viewer, spec.card_data_keys)
             mine = seat[0] if seat is not None else None
     panel = spec.view_extra(state, viewer) if spec.view_extra is not None else {}
     return View(

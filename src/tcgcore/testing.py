@@ -200,7 +200,8 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
                 raise ConformanceError(f"{match.game}: option {opt.key!r} of {choice.kind!r} "
                                        f"names {opt.card}, which is no alias of seat {player}")
             card = state.cards[card_of[opt.card]]
-            if state.zones[card.zone].owner != player:
+            owner = state.zones[card.zone].owner
+            if owner is not None and owner != player:  # (a shared deck may be looked at)
                 raise ConformanceError(
                     f"{match.game}: option {opt.key!r} of {choice.kind!r} names hidden card "
                     f"{card.id} of another player"
@@ -313,6 +314,12 @@ class IdentityWatch:
                 shown = match.seat_choice(viewer)
                 assert shown is not None
                 for opt, raw_opt in zip(shown.options, pending.options, strict=True):
+                    for name in match.spec.card_data_keys & raw_opt.data.keys():
+                        raw_value = raw_opt.data[name]
+                        if type(raw_value) is int and 0 <= raw_value < len(state.cards) \
+                                and opt.data[name] != card_alias(state, raw_value, viewer):
+                            raise ConformanceError(f"{game}: option {opt.key!r} data "
+                                                   f"{name!r} is not the seat's alias")
                     if raw_opt.card is None:
                         continue
                     want = card_alias(state, raw_opt.card, viewer)
@@ -450,7 +457,9 @@ def _lockstep(a: Match[Any], b: Match[Any], seat: int, pair: tuple[int, int], ho
     for step in range(horizon):
         others = [o for o in [*range(a.state.num_players), None] if o != seat]
         if any(m.engine.can_see(o, m.state.cards[c]) for m in (a, b) for c in pair
-               for o in others):
+               for o in others) or any(
+                ev.card in pair and any(ev.visible_to(o) for o in others)
+                for m in (a, b) for ev in m.events_since(since, player="all")):
             return None  # the game itself showed a swapped card (a random discard …)
         seen_a, seen_b = observe(a, seat, since), observe(b, seat, since)
         if seen_a != seen_b:

@@ -130,7 +130,8 @@ def test_A991_2_unrevealed_woods_do_not_reveal_which_woods_they_are() -> None:
         removed = next(z for z in view.zones if z.id == "removed")
         assert removed.cards == [] or all(c is None or c.code is None for c in removed.cards)
         panel = {loc["id"]: loc for loc in view.panel["locations"]}
-        assert {panel[c]["code"] for c in placeholders} == {WOODS_BACK}
+        assert {panel[tcgcore.card_alias(state, c, seat)]["code"]
+                for c in placeholders} == {WOODS_BACK}
     while f"move:{placeholders[0]}" not in keys(m):
         answer(m, "inv:0")  # who acts first
     answer(m, f"move:{placeholders[0]}")

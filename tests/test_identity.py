@@ -153,6 +153,7 @@ def test_serve_speaks_the_seats_ids() -> None:
     match, tokens = made["match"], made["tokens"]
     entry = server.matches[match]
     choice = entry.match.pending
+    assert choice is not None
     seat = choice.player
     got = _serve(server, op="pending", match=match, seat=seat, token=tokens[seat])
     shown = got["choice"]

@@ -30,6 +30,7 @@ from typing import Any, Final, Generic, TypeAlias, TypeVar
 import msgspec
 
 from ._errors import EngineError
+from ._identity import can_see as _can_see
 from ._identity import lose_sight as _lose_sight
 from ._identity import sight_snapshot as _sight_snapshot
 from ._model import (
@@ -840,17 +841,6 @@ def _union(n: int, before: int, after: int, reveal: bool) -> int:
     if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
         return ALL_PLAYERS
     return before | after
-
-
-def _can_see(player: int | None, card: CardInstance, zone: Zone) -> bool:
-    vis = zone.visibility
-    if vis == "hidden":
-        return False
-    if card.face_down:
-        return player is not None and player == card.controller
-    if vis == "public":
-        return True
-    return player is not None and player == zone.owner
 
 
 def _mask(n: int, card: CardInstance, zone: Zone) -> int:

@@ -33,7 +33,7 @@ from typing import Any
 
 import msgspec
 
-from ._model import ALL_PLAYERS, Choice, Event, GameState, Option
+from ._model import ALL_PLAYERS, CardInstance, Choice, Event, GameState, Option, Zone
 
 __all__ = ["card_alias", "seat_choice", "seat_event", "sight_epoch"]
 
@@ -185,7 +185,7 @@ def _data_cards(state: GameState[Any], data: dict[str, Any], keys: frozenset[str
                 continue
             card = cards[cid]
             zone = state.zones.get(card.zone)
-            if only_seen and (zone is None or not _sees(viewer, card, zone)):
+            if only_seen and (zone is None or not can_see(viewer, card, zone)):
                 shown.append(None)
             else:
                 shown.append(card_alias(state, cid, viewer))
@@ -196,7 +196,10 @@ def _data_cards(state: GameState[Any], data: dict[str, Any], keys: frozenset[str
     return out
 
 
-def _sees(viewer: int | None, card: Any, zone: Any) -> bool:
+def can_see(viewer: int | None, card: CardInstance, zone: Zone) -> bool:
+    """Whether ``viewer`` (``None``: a spectator) may identify ``card`` in ``zone``: nobody
+    sees into a hidden zone, a face-down card is seen by its controller only, a face-up
+    card in a public zone by everybody, in an owner zone by the zone's owner."""
     vis = zone.visibility
     if vis == "hidden":
         return False

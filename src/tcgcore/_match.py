@@ -9,7 +9,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
-from ._engine import Engine, _can_see
+from ._engine import Engine
 from ._errors import (
     EngineError,
     FormatVersionError,
@@ -21,6 +21,7 @@ from ._errors import (
     StateDecodeError,
     TcgcoreError,
 )
+from ._identity import can_see as _can_see
 from ._identity import lose_sight, seat_choice, seat_event
 from ._logging import debug_enabled, get_logger
 from ._model import EMPTY_SLOT, Choice, Event, GameState, Result

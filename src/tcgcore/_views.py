@@ -14,8 +14,8 @@ from typing import Any
 
 import msgspec
 
-from ._engine import _can_see
 from ._identity import _alias, alias_table, seat_choice
+from ._identity import can_see as _can_see
 from ._model import EMPTY_SLOT, Choice, GameState, Result, Visibility
 from ._spec import GameSpec
 

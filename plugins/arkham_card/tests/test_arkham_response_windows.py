@@ -84,3 +84,17 @@ def test_A912_no_decision_tells_in_random_games_of_the_gathering() -> None:
                                    options={"scenario": "01104"}, every=9,
                                    responders=["01023", "01022", "01065"])
     assert pairs > 20
+
+
+def test_A912_2_the_commit_window_opens_for_any_hand() -> None:
+    # Lucky! (t_lucky) has no intellect icon: the window opens anyway, with only "none"
+    m = scenario(desc(investigator("t_inv_guard", ["t_guts"] * 10, hand=["t_lucky"]),
+                      tokens=["0"]))
+    answer(m, "investigate")
+    assert kind(m) == "commit" and keys(m) == ["none"]
+    answer(m, "none")
+    assert kind(m) != "commit"
+    empty = scenario(desc(investigator("t_inv_guard", ["t_guts"] * 10, hand=[]),
+                          tokens=["0"]))
+    answer(empty, "investigate")
+    assert kind(empty) != "commit"  # an empty hand (public) has nothing to commit

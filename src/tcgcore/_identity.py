@@ -228,12 +228,17 @@ def seat_event(state: GameState[Any], event: Event, viewer: int | None) -> Event
 
 
 def _key_for(key: str, card: int, alias: int) -> str:
-    """``key`` with the ``:``-separated part that spells ``card`` replaced by ``alias``."""
+    """``key`` with the first ``:``-separated part that spells ``card`` replaced by
+    ``alias`` (later parts are the game's other numbers: ``ignite:7:7``)."""
     token = str(card)
     if token not in key:
         return key
     parts = key.split(":")
-    return ":".join(str(alias) if p == token else p for p in parts)
+    for i, part in enumerate(parts):
+        if part == token:
+            parts[i] = str(alias)
+            return ":".join(parts)
+    return key
 
 
 def seat_choice(state: GameState[Any], viewer: int, card_keys: frozenset[str] = frozenset()
@@ -241,7 +246,7 @@ def seat_choice(state: GameState[Any], viewer: int, card_keys: frozenset[str] = 
     """The pending choice as ``viewer`` sees it, and its seat keys mapped to engine keys.
 
     ``None`` unless ``viewer`` must answer the pending choice. Every option's ``card`` is
-    the viewer's alias, and in its key the ``:``-separated part equal to the card's
+    the viewer's alias, and in its key the first ``:``-separated part equal to the card's
     instance id is replaced by that alias (the rule every game keeps: a key names a card
     only as its option's ``card``); card ids in ``data`` fields named by ``card_keys``
     become aliases too. The choice is a fresh copy.

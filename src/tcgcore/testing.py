@@ -200,8 +200,10 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
                 raise ConformanceError(f"{match.game}: option {opt.key!r} of {choice.kind!r} "
                                        f"names {opt.card}, which is no alias of seat {player}")
             card = state.cards[card_of[opt.card]]
-            owner = state.zones[card.zone].owner
-            if owner is not None and owner != player:  # (a shared deck may be looked at)
+            zone = state.zones[card.zone]
+            # a deck's cards may be shown to the chooser (a search, scrying the top cards);
+            # another player's hand may not
+            if zone.visibility == "owner" and zone.owner != player:
                 raise ConformanceError(
                     f"{match.game}: option {opt.key!r} of {choice.kind!r} names hidden card "
                     f"{card.id} of another player"
@@ -326,7 +328,8 @@ class IdentityWatch:
                     if opt.card != want:
                         raise ConformanceError(f"{game}: option {opt.key!r} names card "
                                                f"{raw_opt.card} as {opt.card}, not {want}")
-                    if str(raw_opt.card) in opt.key.split(":") and want != raw_opt.card:
+                    if str(raw_opt.card) in opt.key.split(":") and want != raw_opt.card and \
+                            opt.key == raw_opt.key:
                         raise ConformanceError(f"{game}: seat key {opt.key!r} spells the "
                                                f"instance id of its card {raw_opt.card}")
                     if engine.can_see(viewer, state.cards[raw_opt.card]):

@@ -59,3 +59,10 @@ def test_a_choice_accepting_garbage_is_caught(
     monkeypatch.setattr(tcgcore.Match, "choose", sloppy)
     with pytest.raises(ConformanceError, match="changed the state"):
         random_playout_check("sparks", seeds=[1], registry=registry, check_views=False)
+
+
+def test_sparks_has_no_decision_tells(registry: tcgcore.Registry) -> None:
+    """A hand card swapped with a deck card changes nothing the other seat receives."""
+    from tcgcore.testing import hidden_responder_check
+
+    assert hidden_responder_check("sparks", seeds=range(6), every=3, registry=registry) > 50

@@ -149,9 +149,9 @@ def test_missing_handler_and_empty_stack_are_engine_errors(registry: tcgcore.Reg
 def test_forced_after_trigger_resolves_without_a_choice(registry: tcgcore.Registry) -> None:
     # Blaze: forced "after revealed" trigger mills its owner's top card
     m = _round_with(registry, "blaze", "spark3")
-    kinds = [e.kind for e in m.events_since(0)]
+    kinds = [e.kind for e in m.events_since(0, player="all")]
     assert "milled" in kinds
-    ability = [e for e in m.events_since(0) if e.kind == "ability"]
+    ability = [e for e in m.events_since(0, player="all") if e.kind == "ability"]
     assert ability and ability[0].data["ability"] == "blaze_mill"
 
 
@@ -174,13 +174,13 @@ def test_simultaneous_optional_triggers_are_ordered_then_opted_in(
     again = m.pending
     assert again is not None and again.kind == "use_trigger"
     m.choose(0, "no")
-    assert any(e.kind == "trigger_declined" for e in m.events_since(0))
+    assert any(e.kind == "trigger_declined" for e in m.events_since(0, player="all"))
 
 
 def test_when_trigger_changes_the_outcome_before_it_happens(registry: tcgcore.Registry) -> None:
     # Shield (2) gets +3 "when" the clash would be scored: 5 beats Bright Spark (4)
     m = _round_with(registry, "shield", "spark4")
-    won = [e for e in m.events_since(0) if e.kind == "clash_won"]
+    won = [e for e in m.events_since(0, player="all") if e.kind == "clash_won"]
     assert won and won[0].player == 0 and won[0].amount == 5
 
 
@@ -205,10 +205,10 @@ def test_priority_and_decided_by_policies(registry: tcgcore.Registry) -> None:
 
 def test_each_trigger_resolves_once_per_occurrence(registry: tcgcore.Registry) -> None:
     m = _round_with(registry, "blaze", "blaze")
-    abilities = [e for e in m.events_since(0) if e.kind == "ability"]
+    abilities = [e for e in m.events_since(0, player="all") if e.kind == "ability"]
     assert sorted(e.player for e in abilities if e.player is not None) == [0, 1]
     # the active player of that round (seat 0 in round 1) resolved first
-    first_round = next(e for e in m.events_since(0) if e.kind == "round_started")
+    first_round = next(e for e in m.events_since(0, player="all") if e.kind == "round_started")
     assert first_round.amount == 1
     assert abilities[0].player == first_round.player == 0
 

@@ -60,7 +60,7 @@ def test_views_hand_out_copies(registry: tcgcore.Registry) -> None:
     assert view.pending is not None
     view.pending.options.clear()
     assert m.pending is not None and len(m.pending.options) == 3
-    event = m.events_since(0)[0]
+    event = m.events_since(0, player="all")[0]
     with pytest.raises(AttributeError):
         event.kind = "hacked"  # type: ignore[misc]
 
@@ -74,7 +74,7 @@ def test_attachment_host_hidden_from_those_who_cannot_see_it(registry: tcgcore.R
     m.engine.update_card(public, attached_to=hidden)
     mine = next(z for z in m.view(0).zones if z.id == "discard.0").cards[0]
     theirs = next(z for z in m.view(1).zones if z.id == "discard.0").cards[0]
-    assert mine is not None and mine.attached_to == hidden
+    assert mine is not None and mine.attached_to == tcgcore.card_alias(state, hidden, 0)
     assert theirs is not None and theirs.attached_to is None
 
 
@@ -86,7 +86,7 @@ def test_declined_trigger_of_a_hidden_card_stays_hidden(registry: tcgcore.Regist
         trigger=Trigger(id="t", player=0, ability="secret_power", source=card, optional=True))]
     m.state.answer = ["no"]
     m.engine.run()
-    declined = next(e for e in m.events_since(0) if e.kind == "trigger_declined")
+    declined = next(e for e in m.events_since(0, player="all") if e.kind == "trigger_declined")
     assert declined.visible_to(0) and not declined.visible_to(1)
     redacted = next(e for e in m.events_since(0, player=1) if e.kind == "trigger_declined")
     assert redacted.card is None and redacted.secret == {}
@@ -284,7 +284,7 @@ def test_bad_simulate_arguments_are_options_errors(registry: tcgcore.Registry) -
 def test_bad_load_and_event_arguments_are_tcgcore_errors(registry: tcgcore.Registry) -> None:
     m = _new(registry)
     with pytest.raises(tcgcore.OptionsError, match="int event number"):
-        m.events_since("0")  # type: ignore[arg-type]
+        m.events_since("0", player="all")  # type: ignore[arg-type]
     with pytest.raises(tcgcore.OptionsError, match="registry must be"):
         Match.from_bytes(m.to_bytes(), registry="x")  # type: ignore[arg-type]
     with pytest.raises(tcgcore.StateDecodeError, match="not a tcgcore save"):

@@ -74,7 +74,7 @@ def test_events_since_is_refused_without_history(registry: tcgcore.Registry) -> 
         m.events_since(0, player=99)
     assert m.to_bytes() == before
     kept = tcgcore.new_match("sparks", seed=1, registry=registry)
-    assert kept.events_since(0)  # setup events are there by default
+    assert kept.events_since(0, player="all")  # setup events are there by default
 
 
 def test_clones_inherit_the_setting(registry: tcgcore.Registry) -> None:
@@ -83,9 +83,9 @@ def test_clones_inherit_the_setting(registry: tcgcore.Registry) -> None:
         c = m.clone()
         assert c.keeps_events is keep and c.state_bytes() == m.state_bytes()
         if keep:
-            assert c.events_since(0) == []  # a clone's history starts empty
+            assert c.events_since(0, player="all") == []  # a clone's history starts empty
             tcgcore.play_out(c, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
-            assert c.events_since(0) and m.events_since(0)
+            assert c.events_since(0, player="all") and m.events_since(0, player="all")
 
 
 def test_loading_may_drop_history_too(registry: tcgcore.Registry) -> None:

@@ -236,12 +236,12 @@ def test_replay_refuses_other_major_version(registry: tcgcore.Registry) -> None:
 
 def test_events_since_is_incremental(registry: tcgcore.Registry) -> None:
     m = _new(registry, seed=2)
-    first = m.events_since(0)
+    first = m.events_since(0, player="all")
     assert [e.seq for e in first] == list(range(len(first)))
     n = m.state.event_count
     skip_mulligans(m)
-    later = m.events_since(n)
+    later = m.events_since(n, player="all")
     assert later and later[0].seq == n
-    assert m.events_since(m.state.event_count) == []
+    assert m.events_since(m.state.event_count, player="all") == []
     loaded = Match.from_bytes(m.to_bytes(), registry=registry)
-    assert loaded.events_since(0) == []  # history before a load is not kept
+    assert loaded.events_since(0, player="all") == []  # history before a load is not kept

@@ -228,13 +228,15 @@ def test_a_plugin_failure_restores_the_match(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setitem(sparks.spec.handlers, step_type, boom)
     pending = entry.match.pending
     assert pending is not None
+    shown = entry.match.seat_choice(pending.player)
+    assert shown is not None
     response = server.handle({"op": "choose", "match": match, "seat": pending.player,
-                              "token": tokens[pending.player], "keys": pending.options[0].key})
+                              "token": tokens[pending.player], "keys": shown.options[0].key})
     assert response["error"]["code"] == "engine_error" and "plugin bug" in response["error"]["message"]
     assert server.matches[match].match.to_bytes() == before
     monkeypatch.undo()
     assert server.handle({"op": "choose", "match": match, "seat": pending.player,
-                          "token": tokens[pending.player], "keys": pending.options[0].key})["ok"]
+                          "token": tokens[pending.player], "keys": shown.options[0].key})["ok"]
     events = server.handle({"op": "events", "match": match, "since": 0})
     seqs = [e.seq for e in events["events"]]
     assert seqs == list(range(len(seqs))) and "half_done" not in {e.kind for e in events["events"]}

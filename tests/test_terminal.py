@@ -119,7 +119,8 @@ def test_board_shows_public_zones_own_hand_counts_and_panel() -> None:
     choice = "\n".join(render_choice(view1.pending))
     assert "1) " in choice and "card:" in choice
     mine = "\n".join(render_board(match.spec, match.view(0)))
-    assert f"Flare #{hand[0]} (face down)" in mine and "Waiting for P1 (set_card)" in mine
+    assert f"Flare #{tcgcore.card_alias(match.state, hand[0], 0)} (face down)" in mine
+    assert "Waiting for P1 (set_card)" in mine
 
 
 def test_generic_board_without_game_hooks() -> None:
@@ -182,8 +183,9 @@ def test_invalid_input_explains_and_asks_again() -> None:
 
 def test_commands_help_view_log_card() -> None:
     match = tcgcore.new_match("sparks", seed=3)
+    own_id = tcgcore.card_alias(match.state, match.state.zones["hand.0"].cards[0], 0)
     lines = iter(["help", "view", "log 3", "card blaze", "card FLARE", "card dragon",
-                  f"card #{match.state.zones['hand.0'].cards[0]}",
+                  f"card #{own_id}",
                   f"card #{match.state.zones['hand.1'].cards[0]}", "quit"])
     out = io.StringIO()
     ui = TerminalUI(match, humans=[0], agents={1: tcgcore.RandomAgent(1)},
@@ -226,7 +228,8 @@ def test_card_command_reads_an_all_digit_word_as_a_code_when_no_visible_card_has
     assert _lookup_card(spec, view, "#01006") == "no card #1006 that you can see"
     assert _lookup_card(spec, view, "99") == "no card #99 that you can see"
     own = match.state.zones["hand.0"].cards[0]
-    assert _lookup_card(spec, view, str(own)) == f"text of {match.state.cards[own].code}"
+    assert _lookup_card(spec, view, str(tcgcore.card_alias(match.state, own, 0))) == \
+        f"text of {match.state.cards[own].code}"
 
 
 def test_end_of_input_returns_1_and_a_finished_match_returns_0(tmp_path: Path) -> None:
@@ -408,7 +411,7 @@ def test_hot_seat_in_a_real_terminal() -> None:
         assert CLEAR_SCREEN in child.before, "a terminal gets its screen cleared between seats"
         child.sendline("")
         child.expect("P0> ")
-        assert f"#{p0_hand[0]}" in child.before
+        assert f"#{tcgcore.card_alias(match.state, p0_hand[0], 0)}" in child.before
         child.sendline("2 banana")
         child.expect("Not accepted: 'banana'")
         child.sendline("none")

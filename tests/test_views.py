@@ -26,7 +26,8 @@ def _zone(view: tcgcore.View, zone_id: str) -> tcgcore.ZoneView:
 def test_own_hand_visible_opponent_hand_counted_only(registry: tcgcore.Registry) -> None:
     m = tcgcore.new_match("sparks", seed=5, registry=registry)
     v0 = m.view(0)
-    assert [c.id for c in _zone(v0, "hand.0").cards if c] == m.state.zones["hand.0"].cards
+    assert [c.id for c in _zone(v0, "hand.0").cards if c] == [
+        tcgcore.card_alias(m.state, cid, 0) for cid in m.state.zones["hand.0"].cards]
     opp = _zone(v0, "hand.1")
     assert opp.count == 3 and opp.cards == []
     deck = _zone(v0, "deck.0")
@@ -52,10 +53,11 @@ def test_face_down_card_is_anonymous_to_the_opponent(registry: tcgcore.Registry)
     mine = _zone(m.view(0), "arena.0").cards[0]
     theirs = _zone(m.view(1), "arena.0").cards[0]
     spectator = _zone(m.view(None), "arena.0").cards[0]
-    assert mine is not None and mine.id == cid and mine.code == "flare"
+    assert mine is not None and mine.id == tcgcore.card_alias(m.state, cid, 0)
+    assert mine.code == "flare"
     assert theirs is not None and theirs.id is None and theirs.code is None and theirs.face_down
     assert spectator is not None and spectator.id is None
-    set_event = next(e for e in m.events_since(0) if e.kind == "set")
+    set_event = next(e for e in m.events_since(0, player="all") if e.kind == "set")
     assert set_event.visible_to(0) and not set_event.visible_to(1)
 
 

@@ -46,6 +46,7 @@ from ._errors import (
     TcgcoreError,
     UnknownGameError,
 )
+from ._identity import card_alias
 from ._match import FORMAT_VERSION, Decision, Match, ReplayRecord, new_match, replay
 from ._model import (
     ALL_PLAYERS,
@@ -129,6 +130,7 @@ __all__ = [
     "ZoneView",
     "__version__",
     "active_player_first",
+    "card_alias",
     "check_options",
     "compiled_modules",
     "decided_by",

@@ -30,6 +30,9 @@ from typing import Any, Final, Generic, TypeAlias, TypeVar
 import msgspec
 
 from ._errors import EngineError
+from ._identity import can_see as _can_see
+from ._identity import lose_sight as _lose_sight
+from ._identity import sight_snapshot as _sight_snapshot
 from ._model import (
     ALL_PLAYERS,
     EMPTY_SLOT,
@@ -257,6 +260,19 @@ class Engine(Generic[S]):
         ``code`` and ``secret``.
         """
         state = self.state
+        snap = None
+        if card is not None and type(card) is int and 0 <= card < len(state.cards):
+            snap = _sight_snapshot(state, card)
+            # a viewer shown this card's identity who cannot see the card where it is
+            # loses sight of it (its alias changes when it sees the card again)
+            inst = state.cards[card]
+            zone = state.zones.get(inst.zone)
+            if zone is not None:
+                now = _mask(state.num_players, inst, zone)
+                if now != ALL_PLAYERS:
+                    losers = seen_by & ~now & ((2 << state.num_players) - 1)
+                    if losers:
+                        _lose_sight(state, card, losers)
         event = Event(
             seq=state.event_count,
             kind=kind,
@@ -269,6 +285,7 @@ class Engine(Generic[S]):
             data=data if data is not None else {},
             secret=secret if secret is not None else {},
             seen_by=seen_by,
+            sight=snap,
         )
         state.event_count += 1
         self._sink.append(event)
@@ -343,6 +360,15 @@ class Engine(Generic[S]):
         if "counters" in changes:  # a copy: the caller may go on using the map it passed
             changes["counters"] = dict(changes["counters"])
         new = self.state.cards[card_id] = _replace(card, **changes)
+        if new.face_down != card.face_down or new.controller != card.controller:
+            state = self.state
+            zone = state.zones.get(new.zone)
+            if zone is not None:  # turned face down here: those who saw it lose sight
+                n = state.num_players
+                before = _mask(n, card, zone) & ((2 << n) - 1)
+                losers = before & ~_mask(n, new, zone)
+                if losers:
+                    _lose_sight(state, card_id, losers)
         return new
 
     def set_counter(self, card_id: int, name: str, value: int) -> CardInstance:
@@ -608,26 +634,29 @@ class Engine(Generic[S]):
                                 exhausted=card.exhausted, counters=card.counters,
                                 attached_to=card.attached_to)
         state.cards[card_id] = card
-        # _union(n, before, _mask(n, card, dst), reveal), inline
-        if reveal or before == ALL_PLAYERS:
-            seen = ALL_PLAYERS
+        # after = _mask(n, card, dst); seen = _union(n, before, after, reveal), inline
+        vis = dst.visibility
+        if vis == "hidden":
+            after = 0
+        elif card.face_down:
+            after = 1 << card.controller
+        elif vis == "public":
+            after = ALL_PLAYERS
         else:
-            vis = dst.visibility
-            if vis == "hidden":
-                after = 0
-            elif card.face_down:
-                after = 1 << card.controller
-            elif vis == "public":
-                after = ALL_PLAYERS
-            else:
-                after = 0 if dst.owner is None else 1 << dst.owner
-            if after == ALL_PLAYERS:
-                seen = ALL_PLAYERS
-            else:
-                seen = before | after
-                full = (1 << state.num_players) - 1
-                if seen & full == full:
-                    seen = ALL_PLAYERS
+            after = 0 if dst.owner is None else 1 << dst.owner
+        # (every seat seeing it is not everybody: a spectator sees only public cards)
+        seen = ALL_PLAYERS if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS \
+            else before | after
+        # the card's sight epochs as the event's viewers knew it; then every viewer that
+        # saw it (before, or in this event) and cannot see it now loses sight of it
+        sight = state.sight
+        width = state.num_players + 1
+        snap = tuple(sight[card_id * width:card_id * width + width]) \
+            if card_id * width < len(sight) else None
+        if after != ALL_PLAYERS:
+            losers = seen & ~after & ((1 << width) - 1)
+            if losers:
+                _lose_sight(state, card_id, losers)
         # what emit(kind, player=…, card=…, code=…, src=…, dst=…, data=…, seen_by=…) builds;
         # then what emit does with it (count, record, offer to the collector), inline
         seq = state.event_count
@@ -641,6 +670,7 @@ class Engine(Generic[S]):
             dst=to_zone,
             data=data if data is not None else {},
             seen_by=seen,
+            sight=snap,
         )
         state.event_count = seq + 1
         self._sink.append(event)
@@ -806,23 +836,11 @@ def _asked(state: GameState[Any]) -> bool:
 
 
 def _union(n: int, before: int, after: int, reveal: bool) -> int:
-    """Seats that saw a card before or after a change (ALL_PLAYERS when that is everybody)."""
+    """Seats that saw a card before or after a change (ALL_PLAYERS when that is everybody,
+    spectators included: every seat seeing a card in their own zones is not everybody)."""
     if reveal or before == ALL_PLAYERS or after == ALL_PLAYERS:
         return ALL_PLAYERS
-    seen = before | after
-    full = (1 << n) - 1
-    return ALL_PLAYERS if seen & full == full else seen
-
-
-def _can_see(player: int | None, card: CardInstance, zone: Zone) -> bool:
-    vis = zone.visibility
-    if vis == "hidden":
-        return False
-    if card.face_down:
-        return player is not None and player == card.controller
-    if vis == "public":
-        return True
-    return player is not None and player == zone.owner
+    return before | after
 
 
 def _mask(n: int, card: CardInstance, zone: Zone) -> int:

@@ -21,6 +21,8 @@ from ._errors import (
     StateDecodeError,
     TcgcoreError,
 )
+from ._identity import can_see as _can_see
+from ._identity import lose_sight, seat_choice, seat_event
 from ._logging import debug_enabled, get_logger
 from ._model import EMPTY_SLOT, Choice, Event, GameState, Result
 from ._plugins import Registry, default_registry
@@ -339,6 +341,7 @@ class Match(Generic[S]):
         """Record a validated answer and run the engine until the next choice."""
         self._decisions.append(Decision(player, keys, choice.kind, len(choice.options)))
         state = self.state
+        _forget_shown(state, choice)
         state.pending = None
         state.answer = keys
         if self._log is not None or debug_enabled():
@@ -367,13 +370,18 @@ class Match(Generic[S]):
         if type(player) is not int or not 0 <= player < n:
             raise SeatError(f"no seat {player!r} in a {n}-seat match (seats are 0..{n - 1})")
 
-    def events_since(self, n: int = 0, *, player: int | Literal["all"] | None = "all") -> list[Event]:
-        """Events with ``seq >= n`` that this session recorded.
+    def events_since(self, n: int = 0, *, player: int | Literal["all"] | None = None) -> list[Event]:
+        """Events with ``seq >= n`` that this session recorded, as ``player`` may know them.
+
+        Secrets only on request: by default (``player=None``) the events are the
+        spectator's; a seat gets its own; only ``player="all"`` gives the engine's record.
 
         Args:
             n: first event number wanted.
-            player: ``"all"`` for the omniscient record; a seat to blank the card
-                identities that seat may not know; ``None`` for a spectator.
+            player: ``None`` (default) for a spectator; a seat to blank the card
+                identities that seat may not know and to name cards by that seat's
+                aliases (as its view does, see :func:`tcgcore.card_alias`); ``"all"``
+                for the omniscient record with instance ids (tools, replays, tests).
 
         Events from before the match was loaded (:meth:`from_bytes`) are not
         kept: the list starts at the first event after loading. Events are
@@ -401,7 +409,68 @@ class Match(Generic[S]):
         events = history[max(0, n - self._events_base):]
         if player == "all":
             return list(events)
-        return [ev.redacted_for(player) for ev in events]
+        state = self.state
+        return [seat_event(state, ev, player) for ev in events]
+
+    def seat_choice(self, player: int) -> Choice | None:
+        """The pending choice as seat ``player`` sees it, or ``None`` if it is not theirs.
+
+        The same as ``match.view(player).pending``: cards are named by the seat's aliases
+        (:func:`tcgcore.card_alias`), in ``Option.card`` and inside the keys. Answer it
+        with :meth:`answer`. (:attr:`pending` and :meth:`choose` are the engine's own
+        key space with instance ids, for agents, replays and tests.)
+
+        Raises:
+            SeatError: ``player`` is not a seat.
+        """
+        self._check_seat(player)
+        seat = seat_choice(self.state, player, self.spec.card_data_keys)
+        return seat[0] if seat is not None else None
+
+    def answer(self, player: int, key_or_keys: str | Sequence[str]) -> None:
+        """Answer the pending choice as a seat, with keys of :meth:`seat_choice` (the
+        keys ``view(player).pending`` shows); the front ends' way to play.
+
+        Translates the keys with :meth:`engine_keys` and calls :meth:`choose`, so the
+        decision recorded (and replayed) is the same as with the engine's keys.
+
+        Raises:
+            SeatError: ``player`` is not a seat.
+            IllegalChoice: as :meth:`choose` (a key that is not one of the seat's keys is
+                ``unknown_key``); nothing changes.
+        """
+        keys = self.engine_keys(player, key_or_keys)
+        try:
+            self.choose(player, keys)
+        except IllegalChoice as exc:
+            shown = self.seat_choice(player) if exc.reason == "unknown_key" else None
+            if shown is None:
+                raise
+            raise IllegalChoice(
+                f"{shown.kind}: not an option key of seat {player} (options: "
+                f"{', '.join(o.key for o in shown.options[:20])}"
+                f"{' …' if len(shown.options) > 20 else ''})",
+                reason="unknown_key") from None
+
+    def engine_keys(self, player: int, key_or_keys: str | Sequence[str]) -> Any:
+        """The engine's keys (:attr:`pending`) for keys of seat ``player``'s
+        :meth:`seat_choice`: what an agent or front end that decides from a seat's view
+        returns to :meth:`choose` (or to :func:`tcgcore.play_out`). A key that is not one
+        of the seat's is returned so that :meth:`choose` refuses it; a value that is not
+        a key or a list of keys is returned as it is. Reads only; changes nothing.
+
+        Raises:
+            SeatError: ``player`` is not a seat.
+        """
+        self._check_seat(player)
+        seat = seat_choice(self.state, player, self.spec.card_data_keys)
+        to_engine = seat[1] if seat is not None else {}
+        if isinstance(key_or_keys, str):
+            return [to_engine.get(key_or_keys, "\x00" + key_or_keys)]
+        if isinstance(key_or_keys, (list, tuple)):
+            return [to_engine.get(k, "\x00" + k) if type(k) is str else k
+                    for k in key_or_keys]
+        return key_or_keys
 
     @property
     def keeps_events(self) -> bool:
@@ -552,6 +621,22 @@ class Match(Generic[S]):
                   else f"waiting for seat {self.state.pending.player}" if self.state.pending
                   else "running")
         return f"<Match {self.spec.name} seed={self.seed} {status}>"
+
+
+def _forget_shown(state: GameState[Any], choice: Choice) -> None:
+    """A card an option showed its chooser where the chooser cannot see it (a card of
+    its own deck in a search) leaves the chooser's sight once the choice is answered:
+    its alias for the chooser changes (``tcgcore._identity``)."""
+    cards = state.cards
+    zones = state.zones
+    seat = choice.player
+    for opt in choice.options:
+        cid = opt.card
+        if cid is not None and 0 <= cid < len(cards):
+            card = cards[cid]
+            zone = zones.get(card.zone)
+            if zone is not None and not _can_see(seat, card, zone):
+                lose_sight(state, cid, 1 << seat)
 
 
 def copy_state(spec: GameSpec[S], state: S) -> S:

@@ -250,6 +250,10 @@ class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True, gc=Fa
         secret: facts only the players in ``seen_by`` may know.
         seen_by: bit mask of seats that may see the identity fields (bit ``i``
             for seat ``i``), or :data:`ALL_PLAYERS`.
+        sight: the card's sight epochs when the event happened (one per seat, then the
+            spectator; ``None`` when all were 0), from which a seat's alias of ``card``
+            is computed; engine-internal, never part of what a seat receives
+            (see ``tcgcore._identity``).
     """
 
     seq: int
@@ -263,6 +267,7 @@ class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True, gc=Fa
     data: dict[str, Scalar] = {}
     secret: dict[str, Scalar] = {}
     seen_by: int = ALL_PLAYERS
+    sight: tuple[int, ...] | None = None
 
     def visible_to(self, player: int | None) -> bool:
         """Whether ``player`` (``None`` for a spectator) may see the identity fields."""
@@ -346,6 +351,10 @@ class GameState(msgspec.Struct, Generic[StepT], kw_only=True):
         turn: turn or round number (game-maintained).
         event_count: number of events emitted so far.
         choice_count: number of choices asked so far.
+        sight: sight epochs, ``num_players + 1`` per card (each seat, then the
+            spectator) at index ``card * (num_players + 1) + viewer``; the engine bumps
+            an epoch when that viewer loses sight of the card, and a seat sees a card
+            under an alias of (instance id, epoch); missing entries are 0. Never shown.
     """
 
     num_players: int
@@ -362,3 +371,4 @@ class GameState(msgspec.Struct, Generic[StepT], kw_only=True):
     turn: int = 0
     event_count: int = 0
     choice_count: int = 0
+    sight: list[int] = []

@@ -32,6 +32,7 @@ from ._errors import (
     StateDecodeError,
     UnknownGameError,
 )
+from ._identity import seat_event
 from ._match import Match, _create
 from ._model import Event
 from ._plugins import Registry, default_registry
@@ -131,13 +132,14 @@ class _Entry:
         self.match = match
         self.tokens = [secrets.token_urlsafe(18) for _ in range(match.state.num_players)]
         self.admin = secrets.token_urlsafe(18)
-        self.first_event = match.state.event_count - len(match.events_since(0))
-        self.events: list[Event] = list(match.events_since(0))
+        events = match.events_since(0, player="all")
+        self.first_event = match.state.event_count - len(events)
+        self.events: list[Event] = list(events)
 
     def record_events(self) -> None:
         """Append the events the match emitted since the last call to the session history."""
         have = self.first_event + len(self.events)
-        self.events.extend(self.match.events_since(have))
+        self.events.extend(self.match.events_since(have, player="all"))
 
 
 def _convert(payload: dict[str, Any], shape: type[Any]) -> Any:
@@ -318,9 +320,8 @@ class Server:
         r = _convert(req, _SeatReq)
         entry = self._entry(r.match)
         seat = self._seat(entry, r.seat, r.token)
-        pending = entry.match.pending
-        mine = pending if pending is not None and pending.player == seat else None
-        return {"choice": mine, "status": _status(entry.match)}
+        assert seat is not None
+        return {"choice": entry.match.seat_choice(seat), "status": _status(entry.match)}
 
     def op_choose(self, req: dict[str, Any]) -> dict[str, Any]:
         """``choose``: answer the pending choice as a seat; the match runs to the next one."""
@@ -336,7 +337,7 @@ class Server:
                                 f"(now {pending.seq if pending else 'none'})", reason="stale")
         backup = match.clone()
         try:
-            match.choose(seat, r.keys)
+            match.answer(seat, r.keys)  # the keys of the seat's own view of the choice
         except IllegalChoice as exc:  # nothing changed
             raise ProtocolError("illegal_choice", str(exc), reason=exc.reason) from None
         except Exception as exc:  # a plugin bug: put the match back as it was
@@ -354,7 +355,8 @@ class Server:
         if r.since < 0:
             raise ProtocolError("bad_request", "since must be 0 or more")
         start = max(0, r.since - entry.first_event)
-        events = [ev.redacted_for(seat) for ev in entry.events[start:]]
+        state = entry.match.state
+        events = [seat_event(state, ev, seat) for ev in entry.events[start:]]
         return {"events": events, "first": entry.first_event,
                 "next": entry.first_event + len(entry.events)}
 

@@ -89,6 +89,9 @@ class GameSpec(Generic[S]):
         action_layout: ``layout(seats) -> ActionLayout``: the game's fixed action space
             (option -> action id) for learning agents. ``None``: the generic one, an
             option's position in the pending choice.
+        card_data_keys: names of ``Option.data`` fields whose values are card instance
+            ids (an int, or several as comma-separated text): a seat's choice shows
+            them as its aliases (:func:`tcgcore.card_alias`), like ``Option.card``.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -125,6 +128,7 @@ class GameSpec(Generic[S]):
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
         observation_layout: Callable[[int], ObservationLayout] | None = None,
         action_layout: Callable[[int], ActionLayout] | None = None,
+        card_data_keys: Iterable[str] = (),
     ) -> None:
         self.name = name
         self.version = version
@@ -163,6 +167,7 @@ class GameSpec(Generic[S]):
         self.campaign_runner = campaign_runner
         self.observation_layout = observation_layout
         self.action_layout = action_layout
+        self.card_data_keys = frozenset(card_data_keys)
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol, TextIO
 
 from ._agents import Agent
 from ._errors import GameMismatchError, IllegalChoice, ReplayDivergence, TcgcoreError
+from ._identity import seat_event
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Choice, Event, GameState, Result
 from ._plugins import Registry
@@ -442,7 +443,7 @@ class TerminalUI:
         self.clear = clear if clear is not None else _isatty(out)
         self.replay_path = replay_path
         self.log_tail = log_tail
-        start = match.state.event_count - len(match.events_since(0))
+        start = match.state.event_count - len(match.events_since(0, player="all"))
         self._seen: dict[int, int] = {s: start for s in self.humans}
         self._on_screen: int | None = None
 
@@ -533,8 +534,8 @@ class TerminalUI:
         self._show_events(seat)
         self._show(seat)
         while True:
-            choice = self.match.pending
-            assert choice is not None and choice.player == seat
+            choice = self.match.seat_choice(seat)  # the seat's keys, as its view shows
+            assert choice is not None
             line = self._read(f"P{seat}> ")
             word, _, rest = line.strip().partition(" ")
             cmd = word.lower()
@@ -562,7 +563,7 @@ class TerminalUI:
                     self._write(f"Not accepted: {exc}. Try again ('view' shows the options).")
                     continue
                 try:
-                    self.match.choose(seat, keys)
+                    self.match.answer(seat, keys)
                 except IllegalChoice as exc:  # an error while the game runs an accepted
                     # answer is the plugin's, not the player's: it is not asked again
                     self._write(f"Not accepted: {exc}. Try again ('view' shows the options).")
@@ -707,7 +708,7 @@ class ReplayStepper:
         self._checkpoints: dict[int, Match[Any]] = {0: start.clone()}
         self.match: Match[Any] = start
         self.pos = 0
-        self._setup_events: list[Event] = list(start.events_since(0))
+        self._setup_events: list[Event] = list(start.events_since(0, player="all"))
         self._step_events: list[Event] = list(self._setup_events)
         self._answer: list[str] = []
         self._rounds: dict[int, int] = {start.state.turn: 0}
@@ -743,7 +744,7 @@ class ReplayStepper:
         self._answer = [_label(pending, k) for k in keys] if pending is not None else list(keys)
         self._apply(match, target - 1)
         self._note(match, target)
-        self._step_events = match.events_since(before)
+        self._step_events = match.events_since(before, player="all")
         self.match, self.pos = match, target
 
     def _note(self, match: Match[Any], pos: int) -> None:
@@ -791,7 +792,8 @@ class ReplayStepper:
     def _redacted(self, events: list[Event], who: Perspective) -> list[Event]:
         if who == "all":
             return events
-        return [ev.redacted_for(who) for ev in events]
+        state = self.match.state
+        return [seat_event(state, ev, who) for ev in events]
 
     def show_board(self) -> None:
         """Draw the board at the current position from the current perspective."""

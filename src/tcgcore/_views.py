@@ -1,9 +1,11 @@
 """Per-player views: what one seat (or a spectator) may know, and nothing more.
 
 A view never contains the RNG state, the identity of a card the viewer cannot
-see, or the instance id of such a card: a hidden card is an anonymous
-placeholder (or only counted), so a card that was revealed and then shuffled
-away cannot be tracked by its id.
+see, or any card's instance id: a hidden card is an anonymous placeholder (or only
+counted), and a card the viewer sees is named by the viewer's alias of it
+(``tcgcore._identity``), which changes each time the viewer loses sight of the card,
+so a card that was revealed and then hidden cannot be recognised when it comes back.
+Omniscient views (replays, debugging) use instance ids.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 
 import msgspec
 
-from ._engine import _can_see
+from ._identity import _alias, alias_table, seat_choice
+from ._identity import can_see as _can_see
 from ._model import EMPTY_SLOT, Choice, GameState, Result, Visibility
 from ._spec import GameSpec
 
@@ -29,7 +32,9 @@ class CardView(msgspec.Struct, kw_only=True, omit_defaults=True):
 
     ``id`` and ``code`` are ``None`` for a card the viewer may not identify
     (a face-down card of another player); facing, exhaustion and counters are
-    physical facts and stay visible.
+    physical facts and stay visible. ``id`` (and ``attached_to``) is the viewer's
+    alias of the card (see :func:`tcgcore.card_alias`), the id the viewer's options
+    and events use too; an omniscient view gives instance ids.
     """
 
     id: int | None = None
@@ -66,7 +71,9 @@ class View(msgspec.Struct, kw_only=True, omit_defaults=True):
         game: game name.
         viewer: the seat, or ``None`` for a spectator.
         zones: every zone, in creation order.
-        pending: the pending choice, only when the viewer must answer it.
+        pending: the pending choice, only when the viewer must answer it, in the
+            viewer's key space (cards by alias; answer it with
+            :meth:`tcgcore.Match.answer`).
         waiting_for: the seat being waited on, and ``waiting_kind`` its
             decision kind (public facts).
         panel: the game's own public/private facts for this viewer.
@@ -97,6 +104,23 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
     cards = state.cards
     zones_by_id = state.zones
     zones: list[ZoneView] = []
+    # the viewer's aliases: _alias(seed, viewer, id, epoch), epochs read inline
+    seed = state.seed
+    width = state.num_players + 1
+    vi = state.num_players if viewer is None else viewer
+    sight = state.sight
+    known = len(sight)
+
+    table = alias_table(seed, vi)
+
+    def alias(cid: int) -> int:
+        if omniscient:
+            return cid
+        i = cid * width + vi
+        epoch = sight[i] if i < known else 0
+        got = table.get(cid << 16 | epoch)
+        return got if got is not None else _alias(seed, vi, cid, epoch)
+
     for zone in state.zones.values():
         vis = zone.visibility
         if not omniscient and (vis == "hidden"
@@ -119,8 +143,10 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
                     host_card = cards[host]
                     if not _can_see(viewer, host_card, zones_by_id[host_card.zone]):
                         host = None
+                if host is not None:
+                    host = alias(host)
                 shown.append(CardView(
-                    id=cid, code=card.code, face_down=card.face_down, exhausted=card.exhausted,
+                    id=alias(cid), code=card.code, face_down=card.face_down, exhausted=card.exhausted,
                     controller=card.controller, counters=dict(card.counters),
                     attached_to=host,
                 ))
@@ -130,9 +156,13 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
         zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
                               count=count, cards=shown))
     pending = state.pending
-    own = (pending if pending is not None and (omniscient or (viewer is not None
-                                                            and pending.player == viewer))
-           else None)
+    mine: Choice | None = None
+    if pending is not None:
+        if omniscient:
+            mine = _CHOICE_DEC.decode(_ENC.encode(pending))
+        elif viewer is not None and pending.player == viewer:
+            seat = seat_choice(state, viewer, spec.card_data_keys)
+            mine = seat[0] if seat is not None else None
     panel = spec.view_extra(state, viewer) if spec.view_extra is not None else {}
     return View(
         game=spec.name,
@@ -142,7 +172,7 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
         turn=state.turn,
         event_count=state.event_count,
         zones=zones,
-        pending=_CHOICE_DEC.decode(_ENC.encode(own)) if own is not None else None,
+        pending=mine,
         waiting_for=pending.player if pending is not None else None,
         waiting_kind=pending.kind if pending is not None else None,
         result=_RESULT_DEC.decode(_ENC.encode(state.result)) if state.result is not None else None,

@@ -317,7 +317,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
     def flush() -> None:
         nonlocal seen
-        for ev in match.events_since(seen):
+        for ev in match.events_since(seen, player="all"):
             if args.json:
                 out.write(enc.encode({"type": "event", "event": ev}).decode() + "\n")
             else:

@@ -37,14 +37,15 @@ import msgspec
 
 from ._agents import Agent, RandomAgent, play_out
 from ._errors import IllegalChoice
+from ._identity import alias_at, card_alias
 from ._match import Match, new_match, replay
 from ._model import EMPTY_SLOT, CardInstance, Choice
 from ._plugins import Registry
 from ._views import build_view
 
-__all__ = ["ConformanceError", "ConformanceReport", "assert_illegal_choices_atomic",
-           "assert_view_hides", "clone_independence_check", "hidden_swaps",
-           "random_playout_check"]
+__all__ = ["ConformanceError", "ConformanceReport", "IdentityWatch",
+           "assert_illegal_choices_atomic", "assert_view_hides", "clone_independence_check",
+           "hidden_responder_check", "hidden_swaps", "random_playout_check"]
 
 
 class ConformanceError(AssertionError):
@@ -179,7 +180,9 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
     enc = msgspec.msgpack.Encoder()
     view = build_view(spec, state, player)
     base = enc.encode(view)
-    visible_ids = {c.id for c in state.cards if engine.can_see(player, c)}
+    # the ids a viewer may be shown are its aliases of the cards it sees (never instance ids)
+    card_of = {card_alias(state, c.id, player): c.id for c in state.cards}
+    visible_ids = {a for a, cid in card_of.items() if engine.can_see(player, state.cards[cid])}
     for zv in view.zones:
         for cv in zv.cards:
             if cv is not None and cv.id is not None and cv.id not in visible_ids:
@@ -211,16 +214,298 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
         for opt in choice.options:
             if opt.card is None or opt.card in visible_ids:
                 continue
-            card = state.cards[opt.card]
-            if state.zones[card.zone].owner != player:
+            if opt.card not in card_of:
+                raise ConformanceError(f"{match.game}: option {opt.key!r} of {choice.kind!r} "
+                                       f"names {opt.card}, which is no alias of seat {player}")
+            card = state.cards[card_of[opt.card]]
+            zone = state.zones[card.zone]
+            # a deck's cards may be shown to the chooser (a search, scrying the top cards);
+            # another player's hand may not
+            if zone.visibility == "owner" and zone.owner != player:
                 raise ConformanceError(
                     f"{match.game}: option {opt.key!r} of {choice.kind!r} names hidden card "
-                    f"{opt.card} of another player"
+                    f"{card.id} of another player"
                 )
     # 4. redacted events
     for ev in match.events_since(max(0, state.event_count - 50), player=player):
         if not ev.visible_to(player) and (ev.card is not None or ev.code is not None or ev.secret):
             raise ConformanceError(f"{match.game}: event {ev.seq} not redacted for {player}")
+
+
+class IdentityWatch:
+    """Follows what every seat (and a spectator) is shown of card identity over a game.
+
+    Call :meth:`check` after every decision (or every few): it reads each viewer's view,
+    its seat-facing pending choice and its events since the last call, and fails when
+
+    * a card id a viewer is shown is not that viewer's alias of the card in that place
+      (an instance id, or another viewer's alias, reached a seat);
+    * a key of the seat-facing choice still spells its card's instance id;
+    * one alias named two different cards for one viewer;
+    * a card a viewer saw, then lost sight of (it was not visible at a later check),
+      comes back under the alias it had before (the link the aliases exist to break);
+    * ``events_since(n)`` without ``player`` gives more than the spectator's events.
+
+    Args:
+        match: the match to watch (it must keep its events).
+    """
+
+    def __init__(self, match: Match[Any]) -> None:
+        self.match = match
+        n = match.state.num_players
+        self.viewers: list[int | None] = [*range(n), None]
+        self._last: list[dict[int, int]] = [{} for _ in self.viewers]  # card -> alias
+        self._lost: list[set[int]] = [set() for _ in self.viewers]
+        self._names: list[dict[int, int]] = [{} for _ in self.viewers]  # alias -> card
+        self._since = match.state.event_count - len(match.events_since(0, player="all"))
+        self.links_checked = 0
+
+    def _saw(self, i: int, card: int, alias: int, where: str) -> None:
+        game = self.match.game
+        viewer = self.viewers[i]
+        named = self._names[i].setdefault(alias, card)
+        if named != card:
+            raise ConformanceError(f"{game}: alias {alias} of viewer {viewer} names two "
+                                   f"cards ({named} and {card}, {where})")
+        if card in self._lost[i]:
+            self.links_checked += 1
+            if self._last[i].get(card) == alias:
+                raise ConformanceError(
+                    f"{game}: viewer {viewer} lost sight of card {card} and sees it again "
+                    f"under the same id {alias} ({where}): it can link the card across "
+                    "a place it could not see")
+            self._lost[i].discard(card)
+        self._last[i][card] = alias
+
+    def check(self) -> None:
+        """Check what every viewer is shown now (see the class text).
+
+        Raises:
+            ConformanceError: describing the first problem.
+        """
+        match = self.match
+        state = match.state
+        game = match.game
+        everything = match.events_since(self._since, player="all")
+        public = match.events_since(self._since)
+        if [e.seq for e in public] != [e.seq for e in everything] or any(
+                not ev.visible_to(None) and (e.card is not None or e.code is not None
+                                             or bool(e.secret))
+                for e, ev in zip(public, everything, strict=True)):
+            raise ConformanceError(f"{game}: events_since without a player gives more than "
+                                   "the spectator's events")
+        engine = match.engine
+        for i, viewer in enumerate(self.viewers):
+            # events, in order (they happened before the present view)
+            mine = match.events_since(self._since, player=viewer)
+            for ev, raw in zip(mine, everything, strict=True):
+                if ev.sight is not None:
+                    raise ConformanceError(f"{game}: a seat-facing event carries sight epochs")
+                if ev.card is None:
+                    continue
+                if raw.card is None:
+                    raise ConformanceError(f"{game}: event {ev.seq} names a card it has not")
+                want = alias_at(state, raw.card, viewer, raw.sight)
+                if ev.card != want:
+                    raise ConformanceError(f"{game}: event {ev.seq} shows viewer {viewer} "
+                                           f"card id {ev.card}, not its alias {want}")
+                self._saw(i, raw.card, ev.card, f"event {ev.seq}")
+            view = match.view(viewer)
+            visible: set[int] = set()
+            for zone, zv in zip(state.zones.values(), view.zones, strict=True):
+                if not zv.cards:
+                    continue
+                for cid, cv in zip(zone.cards, zv.cards, strict=True):
+                    if cv is None or cv.id is None:
+                        continue
+                    want = card_alias(state, cid, viewer)
+                    if cv.id != want:
+                        raise ConformanceError(f"{game}: view of {viewer} shows card {cid} "
+                                               f"in {zone.id} as {cv.id}, not its alias {want}")
+                    host = state.cards[cid].attached_to
+                    if cv.attached_to is not None and (
+                            host is None or cv.attached_to != card_alias(state, host, viewer)):
+                        raise ConformanceError(f"{game}: view of {viewer} names the host of "
+                                               f"card {cid} by an id that is not its alias")
+                    visible.add(cid)
+                    self._saw(i, cid, cv.id, f"zone {zone.id}")
+            pending = state.pending
+            if viewer is not None and pending is not None and pending.player == viewer:
+                shown = match.seat_choice(viewer)
+                assert shown is not None
+                for opt, raw_opt in zip(shown.options, pending.options, strict=True):
+                    for name in match.spec.card_data_keys & raw_opt.data.keys():
+                        raw_value = raw_opt.data[name]
+                        if type(raw_value) is int and 0 <= raw_value < len(state.cards) \
+                                and opt.data[name] != card_alias(state, raw_value, viewer):
+                            raise ConformanceError(f"{game}: option {opt.key!r} data "
+                                                   f"{name!r} is not the seat's alias")
+                    if raw_opt.card is None:
+                        continue
+                    want = card_alias(state, raw_opt.card, viewer)
+                    if opt.card != want:
+                        raise ConformanceError(f"{game}: option {opt.key!r} names card "
+                                               f"{raw_opt.card} as {opt.card}, not {want}")
+                    if str(raw_opt.card) in opt.key.split(":") and want != raw_opt.card and \
+                            opt.key == raw_opt.key:
+                        raise ConformanceError(f"{game}: seat key {opt.key!r} spells the "
+                                               f"instance id of its card {raw_opt.card}")
+                    if engine.can_see(viewer, state.cards[raw_opt.card]):
+                        self._saw(i, raw_opt.card, want, f"option {opt.key!r}")
+            for cid, _alias in self._last[i].items():
+                if cid not in visible:
+                    self._lost[i].add(cid)
+        self._since = state.event_count
+
+
+def hidden_responder_check(
+    game: str,
+    *,
+    seeds: Iterable[int] = range(10),
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+    registry: Registry | None = None,
+    responders: Iterable[str] | None = None,
+    every: int = 7,
+    horizon: int = 30,
+    neutral: Iterable[str] = ("no", "pass"),
+    max_decisions: int = 5_000,
+) -> int:
+    """Check that no decision tells another seat what a seat holds in hand.
+
+    Plays seeded random games. Every ``every`` decisions, for each seat with a card in
+    an owner-only zone (its hand), it makes a twin of the match in which one of those
+    cards and one of that seat's cards in a hidden zone (its deck) swap identities
+    (so the seat's deck list stays the same, and nobody else can tell the twins apart).
+    With ``responders`` (card codes of the game's hidden responders, such as Arkham's
+    Dodge) the swap puts a responder into the hand whenever the seat's hidden zones
+    hold one; without, it swaps the first such pair it finds. Both twins then play on
+    in lockstep for up to ``horizon`` decisions: the other seats answer alike, and the
+    swapped seat answers alike while its two choices have the same keys; when they
+    differ it takes a ``neutral`` key (``no``, ``pass``) if both offer one, and the
+    comparison ends otherwise (the seat's own different play may reveal its card).
+    After every step, every other seat's and the spectator's view, seat-facing
+    pending choice and events must be byte-identical in the twins.
+
+    Returns:
+        How many twin pairs were compared.
+
+    Raises:
+        ConformanceError: naming game, seed, decision and the first difference.
+    """
+    opts = dict(options or {})
+    wanted = set(responders) if responders is not None else None
+    enc = msgspec.msgpack.Encoder()
+    pairs = 0
+
+    def seen_by_others(m: Match[Any], seat: int, since: int) -> dict[str, bytes]:
+        parts: dict[str, bytes] = {}
+        for other in [*range(m.state.num_players), None]:
+            if other == seat:
+                continue
+            who = "the spectator" if other is None else f"seat {other}"
+            parts[f"{who}'s view"] = enc.encode(build_view(m.spec, m.state, other))
+            parts[f"{who}'s choice"] = enc.encode(
+                m.seat_choice(other) if other is not None else None)
+            parts[f"{who}'s events"] = enc.encode(m.events_since(since, player=other))
+        return parts
+
+    for seed in seeds:
+        a = new_match(game, seed=seed, players=players, registry=registry, **opts)
+        n = a.state.num_players
+        agent = RandomAgent(seed * 7919 + 1)
+        index = 0
+        while a.result is None and index < max_decisions:
+            if index % every == 0:
+                for seat in range(n):
+                    swapped = _swapped_twin(a, seat, wanted)
+                    if swapped is None:
+                        continue
+                    twin, pair = swapped
+                    pairs += 1
+                    problem = _lockstep(a.clone(), twin, seat, pair, horizon, tuple(neutral),
+                                        seen_by_others, seed * 31 + index)
+                    if problem:
+                        raise _fail(game, seed, index, f"seat {seat}'s hidden card shows: "
+                                                       f"{problem}")
+            choice = a.pending
+            assert choice is not None
+            a.choose(choice.player, agent.decide(a, choice))
+            index += 1
+    return pairs
+
+
+def _swapped_twin(match: Match[Any], seat: int, wanted: set[str] | None
+                  ) -> tuple[Match[Any], tuple[int, int]] | None:
+    """A clone in which a card of ``seat``'s own hand and one of its hidden cards swap
+    identities (see :func:`hidden_responder_check`) and the two cards, or ``None`` if
+    there is no such pair."""
+    state = match.state
+    hand: list[int] = []
+    hidden: list[int] = []
+    for zone in state.zones.values():
+        for cid in zone.cards:
+            if cid == EMPTY_SLOT or state.cards[cid].owner != seat:
+                continue
+            if zone.visibility == "owner" and zone.owner == seat and \
+                    not state.cards[cid].face_down:
+                hand.append(cid)
+            elif zone.visibility == "hidden":
+                hidden.append(cid)
+    for h in hand:
+        for d in hidden:
+            ch, cd = state.cards[h].code, state.cards[d].code
+            if ch == cd:
+                continue
+            if wanted is not None and cd not in wanted and ch not in wanted:
+                continue
+            twin = match.clone()
+            twin.engine.update_card(h, code=cd)
+            twin.engine.update_card(d, code=ch)
+            return twin, (h, d)
+    return None
+
+
+def _lockstep(a: Match[Any], b: Match[Any], seat: int, pair: tuple[int, int], horizon: int,
+              neutral: tuple[str, ...],
+              observe: Callable[[Match[Any], int, int], dict[str, bytes]],
+              agent_seed: int) -> str | None:
+    """Play two twins on alike and return the first observable difference, or ``None``
+    (also when the swapped seat plays one of the two swapped cards, or the game shows
+    one to another seat: then the card is shown, which the rules allow)."""
+    since = a.state.event_count
+    agent = RandomAgent(agent_seed)
+    for step in range(horizon):
+        others = [o for o in [*range(a.state.num_players), None] if o != seat]
+        if any(m.engine.can_see(o, m.state.cards[c]) for m in (a, b) for c in pair
+               for o in others) or any(
+                ev.card in pair and any(ev.visible_to(o) for o in others)
+                for m in (a, b) for ev in m.events_since(since, player="all")):
+            return None  # the game itself showed a swapped card (a random discard …)
+        seen_a, seen_b = observe(a, seat, since), observe(b, seat, since)
+        if seen_a != seen_b:
+            what = next(k for k in seen_a if seen_a[k] != seen_b[k])
+            return f"{what} differs after {step} decisions"
+        ca, cb = a.pending, b.pending
+        if ca is None or cb is None:
+            return None if ca is None and cb is None else "one twin ended, the other did not"
+        if ca.player != cb.player:
+            return f"after {step} decisions one twin waits for seat {ca.player}, the other " \
+                   f"for seat {cb.player}"
+        if ca.keys == cb.keys:
+            keys = agent.decide(a, ca)
+            if ca.player == seat and any(ca.option(k).card in pair for k in keys):
+                return None  # the seat plays (commits, discards …) a swapped card
+        elif ca.player == seat:
+            common = [k for k in neutral if k in ca.keys and k in cb.keys]
+            if not common:
+                return None  # the seat plays differently: what follows may show its card
+            keys = [common[0]]
+        else:
+            return f"seat {ca.player}'s options differ after {step} decisions"
+        a.choose(ca.player, keys)
+        b.choose(cb.player, keys)
+    return None
 
 
 def _check_result(match: Match[Any]) -> str | None:
@@ -276,6 +561,7 @@ def random_playout_check(
     check_views: bool = True,
     check_illegal: bool = True,
     check_every: int = 1,
+    check_identity: bool = True,
 ) -> ConformanceReport:
     """Play seeded games to the end and check the engine's guarantees after every decision.
 
@@ -290,6 +576,9 @@ def random_playout_check(
         roundtrip: save/load at every checked decision and continue from the copy.
         check_views: run :func:`assert_view_hides` for every seat and a spectator.
         check_illegal: run :func:`assert_illegal_choices_atomic`.
+        check_identity: follow every viewer's card ids with an :class:`IdentityWatch`
+            (no instance id reaches a seat, no card is linked across a place the
+            viewer could not see, ``events_since`` gives secrets only on request).
         check_every: run the expensive checks every this many decisions (save/load,
             views, illegal answers, and that the decision changed no card instance in
             place: instances are immutable, a ``counters`` map must be replaced, never
@@ -310,6 +599,7 @@ def random_playout_check(
         seat_agents = [agents(seed, s) if agents else RandomAgent(seed * 7919 + s) for s in range(n)]
         index = 0
         checks = 0
+        watch = IdentityWatch(a) if check_identity else None
         while a.result is None:
             if index >= max_decisions:
                 raise _fail(game, seed, index, f"no result after {max_decisions} decisions")
@@ -334,6 +624,11 @@ def random_playout_check(
                     try:
                         for seat in [*range(n), None]:
                             assert_view_hides(a, seat)
+                    except ConformanceError as exc:
+                        raise _fail(game, seed, index, str(exc)) from None
+                if watch is not None:
+                    try:
+                        watch.check()
                     except ConformanceError as exc:
                         raise _fail(game, seed, index, str(exc)) from None
             keys = seat_agents[choice.player].decide(a, choice)

@@ -6,6 +6,7 @@ from tcgcore_arkham_card import scenario
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
+    commit_none,
     desc,
     enemy,
     events,
@@ -241,6 +242,7 @@ def test_A416_7_taking_an_action_provokes_performing_does_not() -> None:
     m = scenario(desc(guard(hand=["x_take", "x_perform"]), cards=cards, tokens=["0", "0"],
                       enemies=[{"code": "t_ghoul", "engaged": 0}]))
     answer(m, f"fastplay:{enemy(m, 'x_perform')}")
+    commit_none(m)  # A913.2: the other card is still in hand
     assert not events(m, "enemy_attacks")
     answer(m, f"fastplay:{enemy(m, 'x_take')}")
     assert len(events(m, "enemy_attacks")) == 1

@@ -55,7 +55,10 @@ def test_A980_2_A980_7_seeded_campaign_plays_saves_and_exports(tmp_path: Path) -
         assert camp.chaos_add.count("elder_thing") == 1
         assert ("The campaign is won" in text) != ("The campaign is lost" in text)  # A980.8
     exported = sorted((tmp_path / "decks").iterdir())
-    assert [p.name for p in exported] == ["0_01001.json", "1_01005.json"]
+    # A980.4: one deck per seat, named after the seat's investigator at the end (a killed
+    # or insane one has been replaced)
+    assert [p.name for p in exported] == [f"{seat}_{inv.code}.json"
+                                          for seat, inv in enumerate(camp.investigators)]
     deck = parse_deck(exported[0].read_text(encoding="utf-8"))
     assert sum(deck.slots.values()) == len(camp.investigators[0].deck) + \
         len(camp.investigators[0].story)
@@ -150,7 +153,9 @@ def test_A980_2_text_agent_answers_match_choices() -> None:
     choice = m.pending
     assert choice is not None
     out = io.StringIO()
-    picked = TextAgent(out, io.StringIO(f"{choice.options[0].key}\n")).decide(m, choice)
+    shown = m.seat_choice(choice.player)  # a person types the keys of the seat's view
+    assert shown is not None
+    picked = TextAgent(out, io.StringIO(f"{shown.options[0].key}\n")).decide(m, choice)
     assert picked == [choice.options[0].key] and choice.prompt in out.getvalue()
 
 
@@ -290,9 +295,12 @@ def test_A980_2_a_human_sees_the_board_and_the_events() -> None:
     m = tcgcore.new_match("arkham_card", seed=1)
     choice = m.pending
     assert choice is not None
+    shown = m.seat_choice(choice.player)
+    assert shown is not None
     out = io.StringIO()
-    TextAgent(out, io.StringIO(f"{choice.options[0].key}\n")).decide(m, choice)
+    TextAgent(out, io.StringIO(f"{shown.options[0].key}\n")).decide(m, choice)
     text = out.getvalue()
+    assert f"({choice.options[0].key})" not in text  # the seat's keys, not the engine's
     assert "Roland Banks" in text and "you are P0" in text  # the seat's board
     assert "*" in text  # the events so far
 

@@ -14,6 +14,7 @@ from tcgcore_arkham_card.testkit import (
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
+    commit_none,
     desc,
     enemy,
     events,
@@ -250,6 +251,7 @@ def test_A975_15_wendy_discards_a_card_to_redraw_a_token_once_per_test() -> None
     assert kind(m) != "wendy_redraw"  # once per test
     assert st(m).inv[0].clues == 1  # intellect 3 + 0 vs 2
     answer(m, "investigate")
+    commit_none(m)  # A913.2
     assert kind(m) == "wendy_redraw"  # a new test: she may again
     answer(m, "pass")
     assert events(m, "test_failed")
@@ -395,6 +397,7 @@ def test_A975_2_scavenging_takes_an_item_back() -> None:
 def test_A507_3_lucky_turns_a_near_miss_into_a_success() -> None:
     m = scenario(desc(inv(hand=["01080"], resources=1), tokens=["-2"]))
     answer(m, "investigate")  # intellect 3 - 2 vs 2: would fail
+    commit_none(m)  # A913.2
     assert kind(m) == "would_fail"
     answer(m, f"play:{enemy(m, '01080')}")
     assert st(m).inv[0].clues == 1 and "01080" in codes_in(m, "discard.0")
@@ -533,9 +536,11 @@ def test_A978_4_police_badge_gives_the_active_investigator_two_actions() -> None
 def test_A978_5_sure_gamble_only_after_a_negative_token() -> None:
     m = scenario(desc(inv("01003", hand=["01056"], resources=3), tokens=["0"]))
     answer(m, "investigate")
+    commit_none(m)  # A913.2
     assert kind(m) != "sure_gamble" and st(m).inv[0].clues == 1
     m2 = scenario(desc(inv("01003", hand=["01056"], resources=3), tokens=["-1"]))
     answer(m2, "investigate")  # 3 - 1 would already succeed: it may still be played
+    commit_none(m2)  # A913.2
     assert kind(m2) == "sure_gamble" and keys(m2)[-1] == "pass"
     answer(m2, "pass")
     assert events(m2, "test_succeeded")[0].data["value"] == 2
@@ -594,6 +599,7 @@ def test_A975_13_wendys_amulet_also_takes_events_played_when_failing() -> None:
     m = scenario(desc(inv("01005", assets=["01014"], hand=["01080"], resources=1),
                       tokens=["-2"]))
     answer(m, "investigate")
+    commit_none(m)  # A913.2
     answer(m, "pass")  # Wendy keeps the token
     answer(m, f"play:{enemy(m, '01080')}")  # Lucky!: 3 - 2 + 2 vs 2
     assert st(m).inv[0].clues == 1

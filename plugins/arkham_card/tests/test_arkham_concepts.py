@@ -91,7 +91,7 @@ def test_A203_1_two_different_slot_icons_fill_one_of_each() -> None:
 
 def test_A209_1_enemy_values_in_the_public_panel() -> None:
     m = scenario(desc(inv(), enemies=[{"code": "t_ghoul", "engaged": 0, "damage": 1}]))
-    panel = m.view(0).panel["enemies"][str(enemy(m, "t_ghoul"))]
+    panel = m.view(0).panel["enemies"][str(tcgcore.card_alias(m.state, enemy(m, "t_ghoul"), 0))]
     assert {k: panel[k] for k in ("code", "health", "damage", "engaged")} == {
         "code": "t_ghoul", "health": 2, "damage": 1, "engaged": 0}
     d = card_pool()["t_ghoul"]

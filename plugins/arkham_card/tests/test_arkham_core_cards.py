@@ -14,6 +14,7 @@ from tcgcore_arkham_card.testkit import (
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
+    commit_none,
     desc,
     enemy,
     events,
@@ -275,6 +276,7 @@ def test_A975_6_evidence_after_a_defeat() -> None:
                       locations=[{"code": "t_loc_a", "clues": 2}],
                       enemies=[{"code": "t_rat", "engaged": 0}]))
     answer(m, f"fight:{enemy(m, 't_rat')}")
+    commit_none(m)  # A913.2
     assert kind(m) == "use_trigger"
     answer(m, "yes")
     assert st(m).inv[0].clues == 1 and "01022" in codes_in(m, "discard.0")

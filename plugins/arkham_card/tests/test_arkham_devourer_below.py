@@ -14,6 +14,7 @@ from tcgcore_arkham_card.rules import enemy_health, inv_sanity, skill_value
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
+    commit_none,
     enemy,
     events,
     keys,
@@ -125,12 +126,14 @@ def test_A991_2_unrevealed_woods_do_not_reveal_which_woods_they_are() -> None:
     for seat in (0, 1):
         view = m.view(seat)
         zone = next(z for z in view.zones if z.id == "locations")
-        shown = {c.code for c in zone.cards if c is not None and c.id in placeholders}
+        ids = {tcgcore.card_alias(state, c, seat) for c in placeholders}
+        shown = {c.code for c in zone.cards if c is not None and c.id in ids}
         assert shown == {WOODS_BACK}  # every unrevealed Woods looks the same
         removed = next(z for z in view.zones if z.id == "removed")
         assert removed.cards == [] or all(c is None or c.code is None for c in removed.cards)
         panel = {loc["id"]: loc for loc in view.panel["locations"]}
-        assert {panel[c]["code"] for c in placeholders} == {WOODS_BACK}
+        assert {panel[tcgcore.card_alias(state, c, seat)]["code"]
+                for c in placeholders} == {WOODS_BACK}
     while f"move:{placeholders[0]}" not in keys(m):
         answer(m, "inv:0")  # who acts first
     answer(m, f"move:{placeholders[0]}")
@@ -368,6 +371,7 @@ def test_A993_6_disrupting_the_ritual_needs_clues_and_gives_R1() -> None:
 def test_A994_1_umordhoths_wrath_per_point_failed() -> None:
     m = scenario(woods(inv(hand=["t_knife"]), phase="mythos", round=2,
                        encounter_deck=["01158"], tokens=["-2"]))
+    commit_none(m)  # A913.2
     # willpower 3 - 2 = 1 vs 5: 4 points; one card, then damage and horror
     assert kind(m) == "choose_effect"
     answer(m, "a")

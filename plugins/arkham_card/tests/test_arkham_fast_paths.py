@@ -165,10 +165,21 @@ def _ref_threat_skill(state: ArkhamState, seat: int, skill: str) -> int:
 
 
 def _ref_hand_plays(state: ArkhamState, seat: int, when: str) -> list[str]:
-    """The trigger keys of :func:`rules._hand_plays` looked up card by card."""
-    return [f"play_when:{cid}" for cid in rules.playable_hand(state, seat)
-            if rules.dof(state, cid).play_when == when
-            and state.inv[seat].resources >= rules.card_cost(state, cid)]
+    """The trigger keys of :func:`rules._hand_plays` looked up card by card: one window
+    (A913.1) when the seat's deck list has an affordable card with that timing and its
+    hand is not empty, or the Amulet's event could be played; it plays the first such
+    card in hand, or can only be passed."""
+    def fits(cid: int) -> bool:
+        return rules.dof(state, cid).play_when == when and \
+            state.inv[seat].resources >= rules.card_cost(state, cid)
+
+    real = [cid for cid in rules.playable_hand(state, seat) if fits(cid)]
+    top = _ref_amulet(state, seat)
+    window = (top >= 0 and fits(top)) or (bool(state.zones[f"hand.{seat}"].cards) and any(
+        c.owner == seat and fits(c.id) for c in state.cards))
+    if not window:
+        return []
+    return [f"play_when:{real[0]}"] if real else [f"pass_when:{when}"]
 
 
 def _ref_amulet(state: ArkhamState, seat: int) -> int:
@@ -287,8 +298,8 @@ def _check_state(state: ArkhamState) -> int:
         for when in _TIMINGS:
             ref = _ref_hand_plays(state, seat, when)
             assert [t.ability for t in rules._hand_plays(state, seat, when, "")] == ref
-            if not rules._may_play_when(state, seat, when):
-                assert ref == []
+            if not rules._may_play_when(state, seat, when):  # no such card in hand
+                assert not [k for k in ref if k.startswith("play_when:")]
         for trigger in _REACTIONS:
             if not any(state.cards[c].code in rules.reaction_codes(trigger)
                        for c in state.zones[f"play.{seat}"].cards):

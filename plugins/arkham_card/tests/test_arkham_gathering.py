@@ -10,6 +10,7 @@ from tcgcore_arkham_card.rules import skill_value
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
+    commit_none,
     enemy,
     events,
     keys,
@@ -192,6 +193,7 @@ def test_A106_4_A106_2_encounter_cannot_play_beats_a_player_card() -> None:
     assert kind(m) != "use_trigger" and st(m).inv[0].damage == 1
     m2 = scenario(house(inv(threat=["01165"], hand=["t_lucky"]), tokens=["-3"]))
     answer(m2, "investigate")
+    commit_none(m2)  # A913.2
     assert kind(m2) != "would_fail" and events(m2, "test_failed")
 
 

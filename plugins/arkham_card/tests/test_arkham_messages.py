@@ -19,7 +19,7 @@ def _log(seed: int = 2) -> list[str]:
     agent = match.spec.agents[match.spec.default_agent]
     tcgcore.play_out(match, [agent(seed + s) for s in range(match.state.num_players)],
                      max_decisions=400)
-    return [describe(match.state, ev) for ev in match.events_since(0)]
+    return [describe(match.state, ev) for ev in match.events_since(0, player="all")]
 
 
 def test_card_moves_read_as_sentences() -> None:

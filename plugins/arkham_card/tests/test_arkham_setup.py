@@ -109,7 +109,7 @@ def test_A307_1_A307_2_A308_1_A308_2_A301_1_scenario_setup_after_mulligans() -> 
     assert st(m).zones["acts"].cards == []  # A301.1: mulligans first
     answer(m)
     answer(m)
-    kinds = [e.kind for e in m.events_since(0) if e.kind in ("mulligan", "location_revealed")]
+    kinds = [e.kind for e in m.events_since(0, player="all") if e.kind in ("mulligan", "location_revealed")]
     assert kinds == ["mulligan", "mulligan", "location_revealed"]
     assert codes_in(m, "acts") == ["t_act1", "t_act2"]
     assert codes_in(m, "agendas") == ["t_agenda1", "t_agenda2"]

@@ -6,6 +6,7 @@ from tcgcore_arkham_card import scenario
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
+    commit_none,
     desc,
     enemy,
     events,
@@ -197,6 +198,7 @@ def test_doubled_negative_modifier_when_evading() -> None:
 def test_A507_3_when_you_would_fail_play_a_card() -> None:
     m = scenario(desc(inv(hand=["t_lucky"]), tokens=["-2"]))
     answer(m, "investigate")  # 3 - 2 = 1 < 2: would fail
+    commit_none(m)  # A913.2
     assert kind(m) == "would_fail"
     answer(m, f"play:{enemy(m, 't_lucky')}")
     assert events(m, "test_succeeded") and not events(m, "test_failed")

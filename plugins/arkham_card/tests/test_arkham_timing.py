@@ -182,7 +182,9 @@ def test_views_hide_hands_and_show_public_panels() -> None:
     assert hand0.count == 1 and hand0.cards == []
     panel = v1.panel
     assert panel["agenda"]["threshold"] == 50 and panel["chaos_bag"]["skull"] == 2
-    assert panel["locations"][0]["connections"] == [loc(m, "t_loc_b")]
+    # cards in the panel are named by the viewer's ids, as in the zones (A913)
+    assert panel["locations"][0]["connections"] == [
+        tcgcore.card_alias(st(m), loc(m, "t_loc_b"), 1)]
     assert isinstance(m.view(None), tcgcore.View)
 
 

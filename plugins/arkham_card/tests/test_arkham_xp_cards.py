@@ -15,6 +15,7 @@ from tcgcore_arkham_card.testkit import (
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
+    commit_none,
     desc,
     enemy,
     events,
@@ -116,6 +117,7 @@ def test_A978_5_lucky_and_sure_gamble_when_failing() -> None:
     m = scenario(desc(inv(hand=["01084"], resources=3), tokens=["-3"],
                       locations=[{"code": "t_loc_a", "clues": 2}]))
     answer(m, "investigate")  # 3 - 3 = 0 vs 2: would fail; +2 makes 2
+    commit_none(m)  # A913.2
     assert kind(m) == "would_fail"
     hand = len(codes_in(m, "hand.0"))
     play(m, "01084")
@@ -124,6 +126,7 @@ def test_A978_5_lucky_and_sure_gamble_when_failing() -> None:
     m2 = scenario(desc(inv("01003", hand=["01056"], resources=3), tokens=["-2"],
                        locations=[{"code": "t_loc_a", "clues": 2}]))
     answer(m2, "investigate")  # 3 - 2 = 1 vs 2; Sure Gamble: 3 + 2 = 5
+    commit_none(m2)  # A913.2
     assert kind(m2) == "sure_gamble"  # after the negative token is revealed (A978.5)
     play(m2, "01056")
     assert st(m2).inv[0].clues == 1

@@ -61,7 +61,7 @@ def test_092_1_start_of_battle_effects_in_agility_order() -> None:
     other cards' (first player first), before the attack order is fixed."""
     m = battle(player(units=["", "", "t_sob_slow", "t_sob_item"]), hunter(units=["t_sob_fast"]))
     until(m, "attack")
-    evs = [e for e in m.events_since(0) if e.kind in ("effect", "attack_order")]
+    evs = [e for e in m.events_since(0, player="all") if e.kind in ("effect", "attack_order")]
     sources = [m.state.cards[e.card].code if e.card is not None else e.kind for e in evs]
     assert sources == ["t_sob_fast", "t_sob_slow", "t_sob_item", "attack_order"]
     assert m.state.corruption[1] == 1
@@ -104,8 +104,8 @@ def test_095_1_support_intercept_and_hit() -> None:
     assert set(keys(m)) == {f"card:{i}", f"card:{m.state.rb[1]}"}
     pick(m, [f"card:{i}"], "intercept")
     # 300 + 400 = 700 >= 300 + 400 = 700: a hit (013.1)
-    assert any(e.kind == "hit" and e.data["target"] == t for e in m.events_since(0))
-    assert any(e.kind == "intercepted" and e.card == i for e in m.events_since(0))
+    assert any(e.kind == "hit" and e.data["target"] == t for e in m.events_since(0, player="all"))
+    assert any(e.kind == "intercepted" and e.card == i for e in m.events_since(0, player="all"))
 
 
 def test_096_1_item_attack() -> None:
@@ -123,7 +123,7 @@ def test_096_1_item_attack() -> None:
         assert m.pending is not None and m.pending.kind == "intercept" and m.pending.max == 1
         assert (f"card:{m.state.rb[1]}" in keys(m)) == rb_allowed
         pick(m, [])
-        assert any(e.kind == "hit" and e.data["defence"] == 0 for e in m.events_since(0))
+        assert any(e.kind == "hit" and e.data["defence"] == 0 for e in m.events_since(0, player="all"))
 
 
 def test_098_2_damage_step_after_all_attacks() -> None:
@@ -202,8 +202,8 @@ def test_098_4_no_checks_for_dead_rb() -> None:
     wait_for(m, second)
     pick(m, f"attack:{rb1}")
     finish_round(m)
-    assert sum(1 for e in m.events_since(0) if e.kind == "hit") == 2
-    assert sum(1 for e in m.events_since(0) if e.kind == "damage_check") == 1
+    assert sum(1 for e in m.events_since(0, player="all") if e.kind == "hit") == 2
+    assert sum(1 for e in m.events_since(0, player="all") if e.kind == "damage_check") == 1
     assert m.state.dead[1] and m.state.cards[rb1].zone == "underworld.1"
     assert len(ids(m, "status.1")) == 7
     assert codes(m, "stack.1") == ["hunter_potion8"] and m.result is None
@@ -230,11 +230,11 @@ def test_101_1_only_rb_makes_attack_check() -> None:
     m = battle(player(deck=["seer_b7", "seer_b8"]), hunter())
     pick(m, f"attack:{m.state.rb[1]}", "attack")
     assert "seer_b7" in codes(m, "hand.0")
-    assert any(e.kind == "checked_to_hand" for e in m.events_since(0))
-    assert not any(e.kind == "drawn" for e in m.events_since(0))
+    assert any(e.kind == "checked_to_hand" for e in m.events_since(0, player="all"))
+    assert not any(e.kind == "drawn" for e in m.events_since(0, player="all"))
     m = battle(player(units=["t_strong", "", "", ""]), hunter())
     pick(m, f"attack:{m.state.rb[1]}", "attack")
-    assert not any(e.kind == "revealed" for e in m.events_since(0))
+    assert not any(e.kind == "revealed" for e in m.events_since(0, player="all"))
 
 
 def _trigger(top: str, p0: dict[str, Any] | None = None, p1: dict[str, Any] | None = None,
@@ -301,7 +301,7 @@ def test_102_5_nation_of_disorder() -> None:
     foe = find(m, "t_onplay")
     pick(m, f"card:{foe}", "source_trigger")
     finish_round(m)
-    assert not any(e.kind == "attack_declared" and e.card == foe for e in m.events_since(0))
+    assert not any(e.kind == "attack_declared" and e.card == foe for e in m.events_since(0, player="all"))
 
 
 def test_102_6_knowledge_moor() -> None:
@@ -354,7 +354,7 @@ def test_102_9_key_of_light() -> None:
         pick(m, "pass" if m.pending.kind == "quick_event" else [])
     assert sorted(codes(m, "hand.0")) == ["seer_b8", "seer_b9", "t_potion_monster"]
     assert codes(m, "deck.0") == ["seer_b7"]
-    kinds = [(e.kind, m.state.cards[e.card].code) for e in m.events_since(0)
+    kinds = [(e.kind, m.state.cards[e.card].code) for e in m.events_since(0, player="all")
              if e.kind in ("drawn", "checked_to_hand") and e.card is not None]
     assert kinds == [("drawn", "seer_b8"), ("drawn", "seer_b9"),
                      ("checked_to_hand", "t_potion_monster")]  # trigger first (101.3)

@@ -112,7 +112,7 @@ def _check(op: str, amount: int, m: tcgcore.Match[GuimiState], before: dict[str,
            d: CardDef) -> None:
     st = m.state
     after = _snapshot(m)
-    kinds = [e.kind for e in m.events_since(before["events"])]
+    kinds = [e.kind for e in m.events_since(before["events"], player="all")]
     own = [st.cards[c] for c in ids(m, "units.0")]
     if op == "draw":
         assert "drawn" in kinds and after["deck"] == before["deck"] - amount
@@ -212,7 +212,7 @@ def test_card_ability(code: str, index: int) -> None:
     if phase in ("battle", "revival", "end") and d.event_kind != "quick":
         # the timed effects already happened while the scenario's first steps ran
         before = {**before, "events": 0, "status_fd": 2, "deck": before["deck"] + sum(
-            1 for e in m.events_since(0) if e.kind == "drawn" and e.player == 0),
+            1 for e in m.events_since(0, player="all") if e.kind == "drawn" and e.player == 0),
             "opp_corruption": 0, "opp_units": ["hunter_b9", "hunter_b8", "hunter_it_trap"]}
     _fire(m, d, index, ab.timing)
     _resolve(m)

@@ -123,3 +123,12 @@ def test_state_invariants_hold_in_random_games(options: dict[str, str]) -> None:
             assert ch is not None
             m.choose(ch.player, agents[ch.player].decide(m, ch))
         _invariants(m)
+
+
+def test_no_decision_tells_from_a_hidden_hand() -> None:
+    """tcgcore.testing's twin comparison: a hand card swapped with a deck card of the
+    same seat changes no view, choice or event the other seat or a spectator receives."""
+    from tcgcore.testing import hidden_responder_check
+
+    assert hidden_responder_check("guimi_revival", seeds=range(2), every=12,
+                                  registry=registry()) > 20

@@ -63,7 +63,7 @@ def test_097_4_target_gone_no_hit_and_017_3_field() -> None:
     assert m.pending is not None and m.pending.kind == "intercept"
     m.engine.move(item, "underworld.1")  # test manipulation: the target leaves the field
     pick(m, [])
-    assert any(e.kind == "missed" and e.data["target"] == item for e in m.events_since(0))
+    assert any(e.kind == "missed" and e.data["target"] == item for e in m.events_since(0, player="all"))
 
 
 def test_effect_ops() -> None:

@@ -45,7 +45,8 @@ def hit_rb(p1: dict[str, Any], bonus: int = 0, **opts: Any) -> Match:
 
 
 def went_mad(m: Match, p: int) -> list[str]:
-    return [str(e.data["why"]) for e in m.events_since(0) if e.kind == "went_mad" and e.player == p]
+    return [str(e.data["why"]) for e in m.events_since(0, player="all")
+            if e.kind == "went_mad" and e.player == p]
 
 
 def test_112_1a_three_corruption_in_one_damage_step() -> None:
@@ -97,7 +98,7 @@ def test_112_1e_effect_madness_and_112_6_duration() -> None:
         assert st.mad[0]
         advance(m)
     assert st.mad[0] == 0
-    assert any(e.kind == "madness_ended" for e in m.events_since(0))
+    assert any(e.kind == "madness_ended" for e in m.events_since(0, player="all"))
 
 
 def test_112_3_mad_rb_cannot_ignite() -> None:

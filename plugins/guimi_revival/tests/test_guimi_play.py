@@ -39,11 +39,11 @@ def test_a_real_game_reaches_sequence_0() -> None:
     """088: a heuristic climbs from sequence 9 to sequence 0 in a game played from setup
     (seed 104, Error against Darkness, heuristic against random)."""
     m = _play(104, ["marauder", "sleepless"], "random")
-    promoted = [e.amount for e in m.events_since(0) if e.kind == "promoted" and e.player == 0]
+    promoted = [e.amount for e in m.events_since(0, player="all") if e.kind == "promoted" and e.player == 0]
     assert promoted[-1] == 0
     assert promoted == sorted((a or 0 for a in promoted), reverse=True)
     assert any(e.kind == "extra_activated" and e.code == "god_marauder"
-               for e in m.events_since(0))
+               for e in m.events_since(0, player="all"))
 
 
 @pytest.mark.parametrize(("seed", "decks", "opponent", "source"), [
@@ -57,7 +57,7 @@ def test_a_real_game_ends_with_a_great_old_one(seed: int, decks: list[str], oppo
     m = _play(seed, decks, opponent)
     assert m.result is not None and m.result.reason == "great_old_one"
     assert m.result.winners == [0]
-    kinds = [(e.kind, e.code) for e in m.events_since(0) if e.player == 0]
+    kinds = [(e.kind, e.code) for e in m.events_since(0, player="all") if e.player == 0]
     assert ("extra_activated", source) in kinds
     assert ("extra_activated", f"god_{decks[0]}") in kinds
     assert any(k == "ascension_began" for k, _ in kinds)
@@ -271,7 +271,7 @@ def test_describe_covers_every_event_kind_of_a_game() -> None:
     from tcgcore_guimi_revival.plugin import describe
 
     m = _play(101, ["assassin", "assassin"], "random")
-    for e in m.events_since(0):
+    for e in m.events_since(0, player="all"):
         line = describe(m.state, e)
         assert line and "{" not in line, (e.kind, line)
 

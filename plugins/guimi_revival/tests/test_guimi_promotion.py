@@ -52,7 +52,7 @@ def test_084_1_promotion_without_check_and_reward() -> None:
     assert st.sequence[0] == 8
     assert ids(m, "stack.0")[0] == pot and st.cards[pot].face_down
     assert not any(e.kind == "revealed" and e.data.get("why") == "promotion_check"
-                   for e in m.events_since(0))
+                   for e in m.events_since(0, player="all"))
     pick(m, "set_first", "reward_order")
     slate = find(m, "slate")
     pick(m, f"extra:{slate}", "reward_pick")
@@ -99,7 +99,7 @@ def test_085_5_failed_check_madness_and_placement() -> None:
     assert st.sequence[0] == 8 and st.mad[0] == 1
     assert ids(m, "stack.0")[0] == pot and st.cards[pot].face_down
     assert codes(m, "deck.0") == ["seer_b9", "marauder_b8"]
-    assert any(e.kind == "promotion_failed" for e in m.events_since(0))
+    assert any(e.kind == "promotion_failed" for e in m.events_since(0, player="all"))
     assert m.pending is not None and m.pending.kind == "main_action"
 
 

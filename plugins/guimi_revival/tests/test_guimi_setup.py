@@ -42,9 +42,9 @@ def test_052_1_mulligan_puts_cards_back_and_redraws() -> None:
     the first player decides first."""
     m = new_match(1, first_player="p0")
     hand = ids(m, "hand.0")
-    before = len(m.events_since(0))
+    before = len(m.events_since(0, player="all"))
     pick(m, [f"card:{hand[0]}", f"card:{hand[1]}"], "mulligan")
-    evs = m.events_since(before)
+    evs = m.events_since(before, player="all")
     assert any(e.kind == "shuffled" and e.src == "deck.0" for e in evs)
     assert len(ids(m, "hand.0")) == 5 and len(ids(m, "deck.0")) == 37
     assert m.pending is not None and m.pending.player == 1 and m.pending.kind == "mulligan"

@@ -28,7 +28,7 @@ def test_061_1_round_is_two_turns_then_battle() -> None:
     m = build(game(phase="start", first_player=1), pool=POOL)
     until(m, "attack")  # drives through both turns (ends main phases)
     finish_round(m)
-    evs = [e for e in m.events_since(0) if e.kind in ("turn_started", "battle_started",
+    evs = [e for e in m.events_since(0, player="all") if e.kind in ("turn_started", "battle_started",
                                                            "round_started", "drawn")]
     kinds = [(e.kind, e.player) for e in evs]
     assert kinds[:2] == [("turn_started", 1), ("drawn", 1)]

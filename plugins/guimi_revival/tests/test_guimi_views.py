@@ -110,7 +110,7 @@ def test_describe_and_panel_for_a_whole_game() -> None:
     m = new_match(4)
     tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
     assert m.result is not None
-    lines = [describe(m.state, e) for e in m.events_since(0)]
+    lines = [describe(m.state, e) for e in m.events_since(0, player="all")]
     assert all(lines)
     for seat in (0, 1, None):
         panel = m.view(seat).panel
@@ -181,7 +181,7 @@ def test_played_log_lines_are_whole_sentences() -> None:
 
     m = new_match(4)
     tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
-    lines = [describe(m.state, e) for e in m.events_since(0) if e.kind == "played"]
+    lines = [describe(m.state, e) for e in m.events_since(0, player="all") if e.kind == "played"]
     assert lines and not [line for line in lines if line.rstrip().endswith(" to")]
     event = tcgcore.Event(seq=0, kind="played", player=0, code="seer_ev_figurine",
                           src="hand.0", dst="spirit.0")

@@ -111,8 +111,15 @@ class HeuristicAgent:
         return self.pool.get(code) if code else None
 
     def decide(self, match: tcgcore.Match[Any], choice: tcgcore.Choice) -> list[str]:
-        """Answer ``choice`` for its seat."""
+        """Answer ``choice`` for its seat: decided on the seat's view, whose pending
+        choice names cards as the view does (the seat's aliases), then translated back
+        to the engine's keys (:meth:`tcgcore.Match.engine_keys`)."""
         view = match.view(choice.player)
+        if view.pending is None:  # not this seat's choice: nothing to decide from
+            return [o.key for o in choice.options[:max(choice.min, 1)]]
+        return list(match.engine_keys(choice.player, self._decide(view, view.pending)))
+
+    def _decide(self, view: tcgcore.View, choice: tcgcore.Choice) -> list[str]:
         codes: dict[int, str] = {}
         hand: list[int] = []
         for z in view.zones:

@@ -87,7 +87,8 @@ class TextAgent:
         answer is a legal selection."""
         seat = choice.player
         key = (id(match), seat)
-        since = self._seen.get(key, match.state.event_count - len(match.events_since(0)))
+        since = self._seen.get(key, match.state.event_count
+                               - len(match.events_since(0, player="all")))
         events = match.events_since(since, player=seat)
         if len(events) > self.log_tail:
             self.out.write(f"… {len(events) - self.log_tail} earlier event(s)\n")
@@ -98,8 +99,10 @@ class TextAgent:
         self._board = tcgcore.render_board(match.spec, match.view(seat))
         for line in self._board:
             self.out.write(line + "\n")
+        shown = match.seat_choice(seat)  # the seat's keys: cards named as its view does
         try:
-            return self.ask(choice, in_match=True)
+            keys = self.ask(shown if shown is not None else choice, in_match=True)
+            return list(match.engine_keys(seat, keys)) if shown is not None else keys
         finally:
             self._board = []
 

@@ -28,11 +28,9 @@ from .rules import (
     Z_PLAY,
     Eng,
     _hand_plays,
-    _may_play_when,
     _threat_keyword,
     _traits,
     can_enter,
-    card_cost,
     cdef,
     discard_card,
     dof,
@@ -42,10 +40,11 @@ from .rules import (
     investigator_blank,
     is_revealed,
     location_of,
+    may_respond,
     name_of,
-    playable_hand,
     player_order,
     reaction_codes,
+    response_cards,
     run_effects,
     seats_at,
     spec,
@@ -332,7 +331,7 @@ def _scry_next(eng: Eng, seat: int, zone: str, left: list[int], placed: list[int
             eng.move(cid, zone, index=i, kind="reordered")
         return
     eng.ask(seat, "scry_order", f"Which card goes {'on top' if not placed else 'next'}?",
-            [Option(key=f"card:{c}", label=name_of(state, c)) for c in left],
+            [Option(key=f"card:{c}", label=name_of(state, c), card=c) for c in left],
             resume=CardChoiceAnswer(seat=seat, op=f"scry_order:{zone}", source=source,
                                     cards=[*placed, -1, *left]))
 
@@ -599,20 +598,17 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
     return out
 
 
-def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option]:
+def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option] | None:
     """Sure Gamble (A978.5) in hand and affordable after a token with a negative
-    modifier is revealed for your test."""
+    modifier is revealed for your test; ``None`` when the seat gets no window (A913.1:
+    decided from public facts, so the list may be empty)."""
     state = eng.state
-    if not _may_play_when(state, seat, "token_negative"):
-        return []  # no such card in hand (the usual case): nothing to import or compute
     from .skill_tests import token_modifier
 
-    if token_modifier(state, seat, token) >= 0 or _threat_keyword(state, seat, "no_play"):
-        return []
-    return play_labels(state, seat, [
-        c for c in playable_hand(state, seat)  # Wendy's Amulet too (A975.13)
-        if dof(state, c).play_when == "token_negative"
-        and state.inv[seat].resources >= card_cost(state, c)])
+    if token_modifier(state, seat, token) >= 0 or _threat_keyword(state, seat, "no_play") \
+            or not may_respond(state, seat, "token_negative"):
+        return None  # A913.1: whether the window opens depends on public facts only
+    return play_labels(state, seat, response_cards(state, seat, "token_negative"))
 
 
 def play_labels(state: ArkhamState, seat: int, cids: list[int]) -> list[Option]:
@@ -672,16 +668,11 @@ def card_triggers(eng: Eng, event: Event) -> list[Trigger]:
                     (state.peril < 0 or s == state.peril):
                 out += _hand_plays(state, s, "after_evade", f":{eid}")
     elif kind == "phase":
-        for s in range(state.num_players):  # usually nobody holds such a card: look first
-            if _may_play_when(state, s, "phase_begins"):
-                break
-        else:
-            return out
-        for s in player_order(state):
-            plays = _hand_plays(state, s, "phase_begins", "")  # usually none: look first
-            if plays and not state.inv[s].status and not _threat_keyword(state, s, "no_play") and \
-                    non_elite_here(eng, s):
-                out += plays
+        for s in player_order(state):  # A913.1: the window is opened from public facts
+            if state.inv[s].status or state.inv[s].location < 0 or \
+                    _threat_keyword(state, s, "no_play") or not non_elite_here(eng, s):
+                continue
+            out += _hand_plays(state, s, "phase_begins", "")
     return out
 
 

@@ -44,14 +44,18 @@ __all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extr
 def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
     """Public panels: investigators, the location map, doom vs threshold, act progress,
     the chaos bag contents and the skill test in progress. Nothing here depends on a
-    hidden card (hands, decks, the encounter deck or the bag's next token)."""
+    hidden card (hands, decks, the encounter deck or the bag's next token). Cards are
+    named by the viewer's aliases (:func:`tcgcore.card_alias`), as in the view's zones."""
     if not state.inv:
         return {}
+
+    def a(cid: int) -> int:
+        return tcgcore.card_alias(state, cid, viewer) if cid >= 0 else cid
     invs = []
     for s, inv in enumerate(state.inv):
         d = cdef(state, inv.code)
         invs.append({
-            "seat": s, "code": inv.code, "name": d.name, "location": inv.location,
+            "seat": s, "code": inv.code, "name": d.name, "location": a(inv.location),
             "resources": inv.resources, "clues": inv.clues, "damage": inv.damage,
             "horror": inv.horror, "health": inv_health(state, s), "sanity": inv_sanity(state, s),
             "actions": inv.actions, "acted": inv.acted, "status": inv.status,
@@ -62,7 +66,7 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
             "hand": len(state.zones[f"hand.{s}"].cards),
             "deck": len(state.zones[f"deck.{s}"].cards),
             "threat": [state.cards[c].code for c in state.zones[f"threat.{s}"].cards],
-            "assets": [{"id": c, "code": state.cards[c].code,
+            "assets": [{"id": a(c), "code": state.cards[c].code,
                         **{k: v for k, v in state.cards[c].counters.items()},
                         **({"exhausted": True} if state.cards[c].exhausted else {})}
                        for c in state.zones[f"play.{s}"].cards if c != inv.card],
@@ -72,10 +76,11 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
         c = state.cards[loc]
         enemies = enemies_at(state, loc)  # unengaged, and engaged with investigators here
         locs.append({
-            "id": loc, "code": c.code, "name": dof(state, loc).name,
+            "id": a(loc), "code": c.code, "name": dof(state, loc).name,
             "revealed": is_revealed(state, loc), "clues": c.counters.get("clues", 0),
-            "shroud": shroud(state, loc), "connections": list(state.adj.get(str(loc), [])),
-            "enemies": enemies,
+            "shroud": shroud(state, loc),
+            "connections": [a(x) for x in state.adj.get(str(loc), [])],
+            "enemies": [a(e) for e in enemies],
             "investigators": [s for s, i in enumerate(state.inv)
                               if i.location == loc and not i.status],
         })
@@ -85,11 +90,11 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
             for e in zone.cards:
                 d = dof(state, e)
                 if d.type_code == "enemy":
-                    enemy_panel[str(e)] = {"code": d.code, "health": enemy_health(state, e),
+                    enemy_panel[str(a(e))] = {"code": d.code, "health": enemy_health(state, e),
                                        "damage": state.cards[e].counters.get("damage", 0),
                                        "engaged": engaged_seat(state, e),
                                        "exhausted": state.cards[e].exhausted,
-                                       "location": location_of(state, e),
+                                       "location": a(location_of(state, e)),
                                        "doom": state.cards[e].counters.get("doom", 0)}
     ag, act = current_agenda(state), current_act(state)
     test = state.test
@@ -112,7 +117,8 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
         "victory": victory_total(state),
         "test": None if test is None else {
             "seat": test.seat, "skill": test.skill, "difficulty": test.difficulty,
-            "kind": test.kind, "committed": list(test.committed), "tokens": list(test.tokens),
+            "kind": test.kind, "committed": [a(c) for c in test.committed],
+            "tokens": list(test.tokens),
             "bonus": test.skill_bonus, "value": test.value,
             "base": skill_value(state, test.seat, test.skill) + test.skill_bonus + sum(
                 dof(state, c).icons(test.skill) for c in test.committed)},

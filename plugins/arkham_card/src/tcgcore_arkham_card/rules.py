@@ -21,7 +21,7 @@ comments refer to ``docs/arkham_card/rules.md`` (A-numbers).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -1873,24 +1873,8 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     kind = event.kind
     state = eng.state
     if kind == "phase":  # the most frequent: only player cards' "after a phase begins"
-        if not state.extra_defs:  # _may_play_when for each seat, inline: usually nobody
-            codes = _PLAY_WHEN.get("phase_begins") or _play_when_codes("phase_begins")
-            cards = state.cards
-            zones = state.zones
-            held = False
-            for s in range(state.num_players):
-                pile = zones[Z_DISCARD[s]].cards
-                if pile and cards[pile[-1]].code in codes:
-                    held = True
-                    break
-                for c in zones[Z_HAND[s]].cards:
-                    if cards[c].code in codes:
-                        held = True
-                        break
-                if held:
-                    break
-            if not held:
-                return []
+        if not state.extra_defs and not _owns_play_when(state, "phase_begins"):
+            return []  # nobody's deck list has such a card (public): no window (A913.1)
         return _card_choices.card_triggers(eng, event)
     # A994.5, A994.7 (the Devourer Below's collector answers only these two kinds)
     found: list[Trigger] = _devourer_rules.collect(eng, event) if kind in (
@@ -1905,17 +1889,9 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         # the test Dodge may cancel it (A901.1); peril blocks the others (A613.1)
         loc = state.inv[event.player].location
         for s in seats_at(state, loc):
-            if not _may_play_when(state, s, "enemy_attacks"):
-                continue  # usually no such card: looked up by code first
             if (state.peril >= 0 and s != state.peril) or _threat_keyword(state, s, "no_play"):
                 continue  # peril (A613.1); an encounter "cannot play" wins (A106.2, A106.4)
-            for cid in playable_hand(state, s):
-                d = dof(state, cid)
-                if d.play_when == "enemy_attacks" and \
-                        state.inv[s].resources >= card_cost(state, cid):
-                    found.append(Trigger(id="", player=s, ability=f"play_when:{cid}",
-                                         source=cid, optional=True, timing="when",
-                                         label=f"{_inv_name(state, s)}: play a card from hand"))
+            found += _hand_plays(state, s, "enemy_attacks", "")  # A913.1
     elif kind == "clues_would_discover" and event.player is not None and \
             event.card is not None:  # Cover Up (A974.1): a reaction, so it may be declined
         found.append(Trigger(id="", player=event.player, ability="cover_up",
@@ -1989,15 +1965,8 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
     elif kind == "enemy_defeated" and event.player is not None:
         seat = event.player
         if not state.inv[seat].status:
-            if _may_play_when(state, seat, "after_defeat_enemy") and \
-                    not _threat_keyword(state, seat, "no_play"):
-                for cid in playable_hand(state, seat):
-                    hd = dof(state, cid)
-                    if hd.play_when == "after_defeat_enemy" and \
-                            state.inv[seat].resources >= card_cost(state, cid):  # Evidence!
-                        found.append(Trigger(id="", player=seat, ability=f"play_when:{cid}",
-                                             source=cid, optional=True,
-                                             label=f"{_inv_name(state, seat)}: play {hd.name}"))
+            if not _threat_keyword(state, seat, "no_play"):  # Evidence! (A913.1)
+                found += _hand_plays(state, seat, "after_defeat_enemy", "", timing="after")
             inv = state.inv[seat]
             d = dof(state, inv.card)  # blank under Stubborn Detective
             for idx, ab in enumerate(d.abilities):
@@ -2064,6 +2033,18 @@ def reaction_codes(trigger: str) -> frozenset[str]:
     return codes
 
 
+def _owns_play_when(state: ArkhamState, when: str) -> bool:
+    """Whether any seat owns a card (in any zone) whose printed ``play_when`` is ``when``:
+    a public fact of the deck lists."""
+    codes = _PLAY_WHEN.get(when) or _play_when_codes(when)
+    if not codes:
+        return False
+    for card in state.cards:
+        if card.code in codes:
+            return True
+    return False
+
+
 def _may_play_when(state: ArkhamState, seat: int, when: str) -> bool:
     """False when no card :func:`playable_hand` could hold has ``play_when`` ``when``:
     none in the seat's hand, and the top of its discard pile (Wendy's Amulet) is not
@@ -2085,22 +2066,63 @@ def _may_play_when(state: ArkhamState, seat: int, when: str) -> bool:
     return False
 
 
-def _hand_plays(state: ArkhamState, seat: int, when: str, suffix: str) -> list[Trigger]:
-    """Optional "play this card now" triggers of the seat's affordable hand cards whose
-    ``play_when`` is ``when`` (``suffix`` is appended to the ability key)."""
-    out: list[Trigger] = []
+def response_cards(state: ArkhamState, seat: int, when: str) -> list[int]:
+    """The cards the seat could play now from hand (or from the top of its discard pile,
+    Wendy's Amulet) whose ``play_when`` is ``when`` and that it can afford."""
     cards = state.cards
     extra = state.extra_defs
-    if not _may_play_when(state, seat, when):
-        return out  # usually no card in hand (nor on the discard pile) plays then
+    out: list[int] = []
     for cid in playable_hand(state, seat):
         code = cards[cid].code
-        d = (extra.get(code) if extra else None) or _POOL[code]  # play_when, name: printed
+        d = (extra.get(code) if extra else None) or _POOL[code]  # play_when: printed
         if d.play_when == when and state.inv[seat].resources >= card_cost(state, cid):
-            out.append(Trigger(id="", player=seat, ability=f"play_when:{cid}{suffix}",
-                               source=cid, optional=True, timing="when",
-                               label=f"{_inv_name(state, seat)}: play {d.name}"))
+            out.append(cid)
     return out
+
+
+def may_respond(state: ArkhamState, seat: int, when: str) -> bool:
+    """A913.1 (response windows): whether the seat gets a window to play a ``when`` card
+    from hand, decided from public facts only, so that the window itself tells nobody
+    what the hand holds: the seat's deck list (every card it owns, wherever it is) has
+    a card with that timing which it could afford now, and its hand is not empty; or the
+    event on top of its discard pile (Wendy's Amulet, public) could be played now."""
+    top = _action_rules.amulet_event(state, seat)
+    if top >= 0 and dof(state, top).play_when == when and \
+            state.inv[seat].resources >= card_cost(state, top):
+        return True
+    if not state.zones[Z_HAND[seat]].cards:
+        return False
+    codes = _PLAY_WHEN.get(when) or _play_when_codes(when)
+    extra = state.extra_defs
+    resources = state.inv[seat].resources
+    for card in state.cards:
+        if card.owner != seat or (card.code not in codes and not extra):
+            continue
+        if dof(state, card.id).play_when == when and resources >= card_cost(state, card.id):
+            return True
+    return False
+
+
+def _hand_plays(state: ArkhamState, seat: int, when: str, suffix: str, *,
+                timing: Literal["when", "after"] = "when") -> list[Trigger]:
+    """The seat's response window for ``when`` (A913.1), as one optional trigger: opened
+    whenever :func:`may_respond` says so from public facts. It plays the first card of
+    :func:`response_cards` (key ``play_when:<card><suffix>``), or, when the hand holds
+    none, it is a window the seat can only pass (``pass_when:<when><suffix>``, its source
+    a card of the hand, so that to every other seat it looks the same)."""
+    if not may_respond(state, seat, when):
+        return []
+    real = response_cards(state, seat, when)
+    name = _inv_name(state, seat)
+    if real:
+        cid = real[0]
+        return [Trigger(id="", player=seat, ability=f"play_when:{cid}{suffix}", source=cid,
+                        optional=True, timing=timing,
+                        label=f"{name}: play {dof(state, cid).name}")]
+    hand = state.zones[Z_HAND[seat]].cards
+    return [Trigger(id="", player=seat, ability=f"pass_when:{when}{suffix}", source=hand[0],
+                    optional=True, timing=timing,
+                    label=f"{name}: no card to play now (answer no)")]
 
 
 def resolve(eng: Eng, trigger: Trigger) -> None:
@@ -2121,6 +2143,8 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
             run_effects(eng, trigger.player, fx, src)
     elif trigger.ability == "cover_up" and src >= 0:
         state.cancelled.append(trigger.event)  # the discovery comes off Cover Up (A974.1)
+    elif trigger.ability.startswith("pass_when:"):
+        return  # a response window the seat could only pass (A913.1): nothing happens
     elif trigger.ability.startswith("play_when:") and src >= 0:
         seat = trigger.player
         card = state.cards[src]

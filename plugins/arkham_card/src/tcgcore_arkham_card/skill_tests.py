@@ -27,7 +27,6 @@ from .rules import (
     Z_THREAT,
     Eng,
     _activatables,
-    _may_play_when,
     _threat_keyword,
     _traits,
     any_has_kw,
@@ -39,10 +38,11 @@ from .rules import (
     engaged_seat,
     has_kw,
     location_of,
+    may_respond,
     name_of,
     pick_token,
-    playable_hand,
     printed,
+    response_cards,
     run_effects,
     seats_at,
     skill_value,
@@ -150,12 +150,15 @@ def _commit(eng: Eng, step: CommitStep) -> None:
         if state.inv[seat].status:
             continue
         cards = _committable(state, seat, test)
-        if not cards:
-            continue
+        if not cards and not state.zones[Z_HAND[seat]].cards:
+            continue  # A913.2: an empty hand (public) has nothing to commit
         most = len(cards) if seat == test.seat else 1
+        # A913.2: the window opens for any hand, so that whether it holds a card with a
+        # matching icon stays hidden; without one, "none" is the only answer
+        options = [Option(key=f"commit:{c}", label=name_of(state, c), card=c) for c in cards]
         eng.ask(seat, "commit", f"Commit cards to the {test.skill} test?",
-                [Option(key=f"commit:{c}", label=name_of(state, c), card=c) for c in cards],
-                min=0, max=most, resume=CommitAnswer(seat=seat))
+                options or [Option(key="none", label="Commit nothing")],
+                min=0, max=most or 1, resume=CommitAnswer(seat=seat))
         return
 
 
@@ -165,7 +168,7 @@ def _commit_answer(eng: Eng, step: CommitAnswer) -> None:
     test = state.test
     if test is None:
         return
-    chosen = [int(k.split(":")[1]) for k in eng.answer]
+    chosen = [int(k.split(":")[1]) for k in eng.answer if k.startswith("commit:")]
     d_titles: list[str] = [dof(state, c).title for c in test.committed]
     for cid in chosen:
         d = dof(state, cid)
@@ -295,7 +298,7 @@ def resolve_token_effect(eng: Eng) -> None:
                                                                      eff.if_trait_here)):
             run_effects(eng, test.seat, eff.on_reveal)
     opts = sure_gamble_options(eng, test.seat, test.tokens[-1])
-    if opts:  # Sure Gamble (A978.5): after a token with a negative modifier is revealed
+    if opts is not None:  # Sure Gamble (A978.5): after a token with a negative modifier is revealed
         eng.ask(test.seat, "sure_gamble", f"Turn the {test.tokens[-1]} token's modifier "
                 "positive?", [*opts, Option(key="pass", label="Keep it")],
                 resume=CardChoiceAnswer(seat=test.seat, op="sure_gamble",
@@ -398,7 +401,7 @@ def _determine(eng: Eng, step: DetermineResult) -> None:
     parts = _compute(state, test)
     if not test.success and not test.auto_fail and test.auto != "fail":
         opts = _would_fail_options(state, test.seat)
-        if opts:  # A507.3: "when you would fail" before the result is set
+        if opts is not None:  # A507.3: "when you would fail" before the result is set
             eng.ask(test.seat, "would_fail", "The test would fail: play a card?",
                     [*opts, Option(key="pass", label="Let it fail")],
                     resume=WouldFailAnswer())
@@ -494,13 +497,12 @@ def _kind_bonus(state: ArkhamState, test: SkillTest) -> int:
                if bonus is None or cards[c].code in bonus)
 
 
-def _would_fail_options(state: ArkhamState, seat: int) -> list[Option]:
-    inv = state.inv[seat]
-    if not _may_play_when(state, seat, "would_fail") or _threat_keyword(state, seat, "no_play"):
-        return []  # A106.4: the encounter card's "cannot play" wins
-    return play_labels(state, seat, [
-        cid for cid in playable_hand(state, seat)  # Wendy's Amulet too (A975.13)
-        if dof(state, cid).play_when == "would_fail" and inv.resources >= card_cost(state, cid)])
+def _would_fail_options(state: ArkhamState, seat: int) -> list[Option] | None:
+    """The seat's "would fail" plays, or ``None`` when it gets no window: A913.1, the
+    window opens from public facts, so its options may be only ``pass``."""
+    if _threat_keyword(state, seat, "no_play") or not may_respond(state, seat, "would_fail"):
+        return None  # A106.4: the encounter card's "cannot play" wins
+    return play_labels(state, seat, response_cards(state, seat, "would_fail"))
 
 
 @spec.handles(WouldFailAnswer)

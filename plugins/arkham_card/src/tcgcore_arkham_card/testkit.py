@@ -96,7 +96,7 @@ def codes_in(m: tcgcore.Match[Any], zone: str) -> list[str]:
 
 def events(m: tcgcore.Match[Any], kind: str | None = None) -> list[tcgcore.Event]:
     """All events so far (of ``kind``)."""
-    return [e for e in m.events_since(0) if kind is None or e.kind == kind]
+    return [e for e in m.events_since(0, player="all") if kind is None or e.kind == kind]
 
 
 def where(m: tcgcore.Match[Any], cid: int) -> int:
@@ -123,6 +123,12 @@ def desc(*investigators: dict[str, Any], **extra: Any) -> dict[str, Any]:
                            "locations": [{"code": c} for c in ROOMS]}
     out.update(extra)
     return out
+
+
+def commit_none(m: tcgcore.Match[Any]) -> None:
+    """Answer a commit window with nothing (A913.2 opens one for any non-empty hand)."""
+    if kind(m) == "commit":
+        m.choose(m.pending.player if m.pending else 0, [])
 
 
 def kind(m: tcgcore.Match[Any]) -> str:

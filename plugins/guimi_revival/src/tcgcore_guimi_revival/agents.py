@@ -185,8 +185,16 @@ class HeuristicAgent:
     # ------------------------------------------------------------------ entry point
 
     def decide(self, match: Match[Any], choice: Choice) -> list[str]:
-        """Answer ``choice`` for its seat."""
+        """Answer ``choice`` for its seat: decided on the seat's view, whose pending choice
+        names cards by the seat's aliases as the view does, then translated back to the
+        engine's keys (:meth:`tcgcore.Match.engine_keys`)."""
         seen = _Seen(match, choice.player)
+        shown = seen.view.pending
+        if shown is None:  # not this seat's choice
+            return [o.key for o in choice.options[:max(choice.min, 1)]]
+        return list(match.engine_keys(choice.player, self._decide(seen, shown, match)))
+
+    def _decide(self, seen: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
         kind = choice.kind
         keys = [o.key for o in choice.options]
         handler = getattr(self, f"_{kind}", None)

@@ -98,7 +98,7 @@ def coverage(games_per_pair: int, showcase: bool = False) -> tuple[set[str], dic
             m = tcgcore.new_match("guimi_revival", seed=seed, decks=[a, b])
             opp = HeuristicAgent(seed + 1) if other == "heuristic" else tcgcore.RandomAgent(seed)
             tcgcore.play_out(m, [HeuristicAgent(seed), opp])
-            used |= {e.code for e in m.events_since(0) if e.code and played(e)}
+            used |= {e.code for e in m.events_since(0, player="all") if e.code and played(e)}
             best[a] = min(best[a], m.state.sequence[0])
             best[b] = min(best[b], m.state.sequence[1])
     for a in PRECONS:
@@ -109,7 +109,7 @@ def coverage(games_per_pair: int, showcase: bool = False) -> tuple[set[str], dic
                     spec = m.spec
                     agents = [HeuristicAgent(i), tcgcore.make_agent(spec, other, i + 1)]
                     tcgcore.play_out(m, agents)
-                    for e in m.events_since(0):
+                    for e in m.events_since(0, player="all"):
                         if e.code and played(e):
                             used.add(e.code)
                     best[a] = min(best[a], m.state.sequence[0])

@@ -82,6 +82,7 @@ spec: tcgcore.GameSpec[GuimiState] = tcgcore.GameSpec(
     setup=_setup_proxy,
     players=(2, 2),
     description="Guimi Revival (诡秘复苏): Lord of the Mysteries fan TCG with a shared battle phase",
+    card_data_keys=("attacker", "target", "support"),  # option data naming cards
 )
 
 

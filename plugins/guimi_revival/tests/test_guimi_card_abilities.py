@@ -133,7 +133,7 @@ def _check(op: str, amount: int, m: tcgcore.Match[GuimiState], before: dict[str,
     elif op == "destroy_event":
         assert "seer_ev_tarot" not in after["opp_spirit"]
     elif op == "spirit_to_hand":
-        moved = [e for e in m.events_since(before["events"], player=0) if e.kind == "to_hand"]
+        moved = [e for e in m.events_since(before["events"], player="all") if e.kind == "to_hand"]
         assert moved and moved[0].src == "spirit.0" and moved[0].dst == "hand.0"
         assert len(after["spirit"]) == len(before["spirit"]) - 1
     elif op == "recur":
@@ -173,7 +173,7 @@ def _check_recur(m: tcgcore.Match[GuimiState], before: dict[str, Any]) -> None:
     """102.3, 013.3: a Beyonder card from the Underworld, sequence number >= RB - 2, tapped in
     a unit slot."""
     st = m.state
-    moved = [e for e in m.events_since(before["events"], player=0) if e.kind == "recurred"]
+    moved = [e for e in m.events_since(before["events"], player="all") if e.kind == "recurred"]
     assert moved and moved[0].src == "underworld.0" and moved[0].dst == "units.0"
     assert moved[0].card is not None
     card = st.cards[moved[0].card]

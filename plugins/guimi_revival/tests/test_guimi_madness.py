@@ -192,7 +192,7 @@ def test_112_7_a_beyonder_card_driven_mad_by_an_effect() -> None:
     assert sorted(keys(m)) == sorted([f"card:{other}", f"card:{target}"])
     pick(m, f"card:{target}", "effect_target")
     assert m.state.cards[target].counters.get("mad") == 1
-    assert any(e.kind == "went_mad" and e.card == target for e in m.events_since(0, player=0))
+    assert any(e.kind == "went_mad" and e.card == target for e in m.events_since(0, player="all"))
     assert m.state.mad == [0, 0]  # the RBs are untouched
     pick(m, "end")
     while m.pending is not None and not (m.pending.kind == "main_action"
@@ -201,7 +201,7 @@ def test_112_7_a_beyonder_card_driven_mad_by_an_effect() -> None:
     assert m.state.cards[target].counters.get("mad") == 2
     assert f"ignite:{target}:0" not in keys(m)  # 112.3: no 【起】 (draw a card)
     pick(m, "end")
-    ended = [e for e in m.events_since(0, player=1) if e.kind == "madness_ended"]
+    ended = [e for e in m.events_since(0, player="all") if e.kind == "madness_ended"]
     assert [e.card for e in ended] == [target]
     assert "mad" not in m.state.cards[target].counters
 

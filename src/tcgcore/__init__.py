@@ -65,6 +65,18 @@ from ._simulate import GameOutcome, SimulationReport, simulate, wilson_interval
 from ._spec import GameSpec, check_options
 from ._terminal import describe_event, render_board
 from ._trigger_steps import CoreStep, ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
+from ._validate import (
+    MAX_COUNT,
+    FieldRule,
+    check_fields,
+    rule_card,
+    rule_card_or_none,
+    rule_each,
+    rule_int_in,
+    rule_one_of,
+    rule_seat,
+    rule_seat_or_none,
+)
 from ._views import CardView, View, ZoneView
 
 __version__ = "0.2.1"
@@ -73,6 +85,7 @@ __all__ = [
     "ALL_PLAYERS",
     "EMPTY_SLOT",
     "FORMAT_VERSION",
+    "MAX_COUNT",
     "Agent",
     "CardDataError",
     "CardInstance",
@@ -86,6 +99,7 @@ __all__ = [
     "Engine",
     "EngineError",
     "Event",
+    "FieldRule",
     "FormatVersionError",
     "GameMismatchError",
     "GameOutcome",
@@ -121,6 +135,7 @@ __all__ = [
     "ZoneView",
     "__version__",
     "active_player_first",
+    "check_fields",
     "check_options",
     "compiled_modules",
     "decided_by",
@@ -135,6 +150,13 @@ __all__ = [
     "play_out",
     "render_board",
     "replay",
+    "rule_card",
+    "rule_card_or_none",
+    "rule_each",
+    "rule_int_in",
+    "rule_one_of",
+    "rule_seat",
+    "rule_seat_or_none",
     "simulate",
     "wilson_interval",
 ]

@@ -78,8 +78,13 @@ class GameSpec(Generic[S]):
             text board, drawn from a :class:`tcgcore.View` only (so it cannot
             show hidden information).
         validate_state: ``validate(state) -> problem or None``, run on every
-            loaded save after the core's own checks (unknown card codes and
-            other game facts); a problem becomes a :class:`StateDecodeError`.
+            loaded save after the core's own checks (``tcgcore._validate``): the
+            game's facts (card codes, per-seat lists, its steps' seats, cards, names
+            and ranges, the pending choice against the step that asked it; the
+            ``rule_*`` helpers and :func:`tcgcore.check_fields` check fields); a
+            problem (naming the field path) becomes a :class:`StateDecodeError`.
+        trigger_abilities: the ability names ``resolve_trigger`` knows; a loaded
+            trigger with any other name is refused (``None``: not checked).
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -114,6 +119,7 @@ class GameSpec(Generic[S]):
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
+        trigger_abilities: Iterable[str] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -150,6 +156,8 @@ class GameSpec(Generic[S]):
         self.default_agent = default_agent
         self.check_deck = check_deck
         self.campaign_runner = campaign_runner
+        self.trigger_abilities = (frozenset(trigger_abilities) if trigger_abilities is not None
+                                  else None)
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

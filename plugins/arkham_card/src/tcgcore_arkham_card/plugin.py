@@ -37,6 +37,7 @@ from .rules import (
 )
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
 from .state import ArkhamState
+from .validation import state_problem
 
 __all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extra"]
 
@@ -394,7 +395,7 @@ def validate(state: ArkhamState) -> str | None:
             return f"inv[{s}].card: {inv.card} is not the investigator card {inv.code!r}"
         if inv.location != -1 and f"at.{inv.location}" not in state.zones:
             return f"inv[{s}].location: {inv.location} is not a location"
-    return _validate_bag(state) or _validate_scenario(state)
+    return _validate_bag(state) or _validate_scenario(state) or state_problem(state)
 
 
 def _validate_bag(state: ArkhamState) -> str | None:

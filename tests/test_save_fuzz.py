@@ -2,7 +2,7 @@
 
 Runs ``tests/save_fuzz.py`` in a child process (so its address-space cap of its base size
 plus 256 MiB and its alarms stay out of the test runner). The default run is seeded and
-bounded (about a minute on two cores); ``TCGCORE_FUZZ_SAVES`` (saves per game) and
+bounded (1500 saves per game, about a minute of CPU); ``TCGCORE_FUZZ_SAVES`` (saves per game) and
 ``TCGCORE_FUZZ_SEED`` enlarge or vary it.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 def test_mutated_saves_are_refused_or_playable() -> None:
-    saves = os.environ.get("TCGCORE_FUZZ_SAVES", "400")
+    saves = os.environ.get("TCGCORE_FUZZ_SAVES", "1500")
     seed = os.environ.get("TCGCORE_FUZZ_SEED", "22")
     script = Path(__file__).with_name("save_fuzz.py")
     proc = subprocess.run([sys.executable, str(script), saves, seed], capture_output=True,

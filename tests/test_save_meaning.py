@@ -119,3 +119,24 @@ def test_unmodified_saves_of_every_game_still_load() -> None:
     for game, players in (("sparks", 2), ("guimi_revival", 2), ("arkham_card", 4)):
         match = _played_to(game, "mulligan", players=players)
         assert Match.from_bytes(match.to_bytes()).state_bytes() == match.state_bytes()
+
+
+def test_guimi_card_pool_is_a_bounded_regular_file() -> None:
+    doc = _doc(tcgcore.new_match("guimi_revival", seed=3))
+    doc["state"]["pool"] = "/dev/zero"  # reading it would never end
+    _refused(doc, r"guimi_revival save: pool: '/dev/zero' is not a card pool file")
+
+
+def test_arkham_connections_join_locations_in_play() -> None:
+    doc = _doc(_played_to("arkham_card", "action", players=2))
+    assert doc["state"]["adj"]
+    key = next(iter(doc["state"]["adj"]))
+    doc["state"]["adj"][key] = [99999]
+    _refused(doc, r"arkham_card save: adj\[.*\]: 99999 is not a location in play")
+
+
+def test_arkham_action_choice_is_the_one_the_rules_offer() -> None:
+    doc = _doc(_played_to("arkham_card", "action", players=2))
+    options = doc["state"]["pending"]["options"]
+    options.insert(0, dict(options[-1], key="fight:5"))
+    _refused(doc, r"arkham_card save: pending\.options")

@@ -114,6 +114,19 @@ def _event(state: tcgcore.GameState[Any], value: Any) -> str | None:
         f"{value!r} is not an event of this match"
 
 
+def _assigned(state: tcgcore.GameState[Any], value: Any) -> str | None:
+    """Damage and horror assigned so far (RR: Damage/Horror): ``"<kind>:inv"`` or
+    ``"<kind>:<card id>"`` -> a count."""
+    for key, n in value.items():
+        kind, _, target = key.partition(":")
+        if kind not in ("damage", "horror") or not (
+                target == "inv" or (target.isdigit() and int(target) < len(state.cards))):
+            return f"{key!r} is not damage or horror on the investigator or a card"
+        if not 0 <= n <= 1000:
+            return f"{key!r}: {n} is outside 0..1000"
+    return None
+
+
 @cache
 def _rules() -> dict[str, tcgcore.FieldRule]:
     ops, skills = _known()
@@ -128,7 +141,7 @@ def _rules() -> dict[str, tcgcore.FieldRule]:
         "amount": _SMALL, "margin": _SMALL, "damage": _TOKENS, "horror": _TOKENS,
         "direct_damage": _TOKENS, "direct_horror": _TOKENS, "difficulty": _SMALL,
         "skill_bonus": _SMALL, "damage_bonus": _SMALL, "value": rule_int_in(-MAX_COUNT, MAX_COUNT),
-        "assigned": rule_each(_TOKENS),
+        "assigned": _assigned,
         "SkillTest.skill": rule_one_of(SKILLS, "skill"),
         "Effect.op": rule_one_of(ops, "effect op"), "Effect.skill": rule_one_of(skills, "skill"),
     }
@@ -174,6 +187,20 @@ def _inv_problem(state: ArkhamState) -> str | None:
                 return f"{name}: {v} is out of range"
     if any(not 0 <= v <= 1000 for v in state.group_limits.values()):
         return "group_limits: a use count out of range"
+    for key, linked in state.adj.items():  # connections between locations in play
+        if not key.isdigit() or f"at.{key}" not in state.zones:
+            return f"adj[{key!r}]: not a location in play"
+        for loc in linked:
+            if f"at.{loc}" not in state.zones:
+                return f"adj[{key!r}]: {loc} is not a location in play"
+    for token in state.next_tokens:
+        if not _token_ok(token):
+            return f"next_tokens: {token!r} is not a chaos token"
+    if state.extra_defs:  # a scenario description's cards: effects the language has
+        ops, skills = _known()
+        for effect in _effects_in(list(state.extra_defs.values())):
+            if effect.op not in ops or effect.skill not in skills:
+                return f"extra_defs: effect {effect.op!r} ({effect.skill!r}) is not known"
     return None
 
 

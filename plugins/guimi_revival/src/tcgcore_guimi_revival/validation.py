@@ -11,6 +11,8 @@ option keys the answering step can read; a main-phase choice must be the one
 
 from __future__ import annotations
 
+import stat
+from pathlib import Path
 from typing import Any, Final, get_args
 
 import tcgcore
@@ -25,7 +27,7 @@ from tcgcore import (
     rule_seat,
 )
 
-from .cards import EffectOp, Timing, get_pool
+from .cards import _POOLS, EffectOp, Timing, get_pool
 from .rules import main_options, spec
 from .setup import _ZONE_SPECS
 from .state import (
@@ -198,6 +200,25 @@ def _pending_problem(state: GuimiState) -> str | None:
     return None
 
 
+#: The largest card pool file a save may name (the built-in pool is a few dozen KiB).
+MAX_POOL_BYTES: Final = 8 * 1024 * 1024
+
+
+def _pool_file_problem(name: str) -> str | None:
+    """A pool a save names must be built in, already loaded, or a regular file of at most
+    :data:`MAX_POOL_BYTES` (never a device, a pipe or a directory, which could make loading
+    read without end)."""
+    if name == "builtin" or name in _POOLS:
+        return None
+    try:
+        info = Path(name).stat()
+    except (OSError, ValueError) as exc:
+        return f"pool: card pool file {name!r} cannot be read ({type(exc).__name__})"
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_POOL_BYTES:
+        return f"pool: {name!r} is not a card pool file of at most {MAX_POOL_BYTES} bytes"
+    return None
+
+
 def validate_state(state: GuimiState) -> str | None:
     """Game facts a loaded save must respect (see the module docstring).
 
@@ -205,6 +226,9 @@ def validate_state(state: GuimiState) -> str | None:
         ``None``, or one problem naming the field path (``ascend_round: 1 entries, one per
         seat needed``).
     """
+    problem = _pool_file_problem(state.pool)
+    if problem:
+        return problem
     try:
         defs = get_pool(state.pool).cards
     except tcgcore.TcgcoreError as exc:

@@ -72,7 +72,7 @@ def test_the_answer_is_read_only_by_the_step_on_top() -> None:
     doc = _doc(tcgcore.new_match("sparks", seed=7))
     stack = doc["state"]["stack"]
     stack[0], stack[-1] = stack[-1], stack[0]
-    _refused(doc, r"sparks save: stack: steps in an order the rules never wait in")
+    _refused(doc, r"sparks save: stack\[0\]: MulliganAnswer reads an answer, but it does not wait")
 
 
 def test_guimi_per_seat_lists_have_one_entry_per_seat() -> None:
@@ -140,3 +140,17 @@ def test_arkham_action_choice_is_the_one_the_rules_offer() -> None:
     options = doc["state"]["pending"]["options"]
     options.insert(0, dict(options[-1], key="fight:5"))
     _refused(doc, r"arkham_card save: pending\.options")
+
+
+def test_sparks_steps_wait_in_an_order_the_rules_make() -> None:
+    doc = _doc(tcgcore.new_match("sparks", seed=7))
+    stack = doc["state"]["stack"]  # StartRound, Mulligan(1), MulliganAnswer(0)
+    stack[0], stack[1] = stack[1], stack[0]
+    _refused(doc, r"sparks save: stack: steps in an order the rules never wait in \(MRm\)")
+
+
+def test_a_pending_choice_waits_on_a_step_that_reads_its_answer() -> None:
+    doc = _doc(tcgcore.new_match("guimi_revival", seed=3))
+    doc["state"]["stack"][-1] = {"step": "guimi.start_round"}
+    _refused(doc, r"guimi_revival save: stack\[\d+\]: the pending 'mulligan' choice waits for a "
+                  r"StartRound step, which reads no answer")

@@ -85,6 +85,9 @@ class GameSpec(Generic[S]):
             problem (naming the field path) becomes a :class:`StateDecodeError`.
         trigger_abilities: the ability names ``resolve_trigger`` knows; a loaded
             trigger with any other name is refused (``None``: not checked).
+        resume_steps: the game's step types that read an answer (the ``resume`` of its
+            ``ask`` calls); a loaded stack may hold one only on top, under the pending
+            choice, and a pending choice must wait on one (``None``: not checked).
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -120,6 +123,7 @@ class GameSpec(Generic[S]):
         check_deck: Callable[[str, str], list[str]] | None = None,
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
         trigger_abilities: Iterable[str] | None = None,
+        resume_steps: Iterable[type[Step]] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -158,6 +162,8 @@ class GameSpec(Generic[S]):
         self.campaign_runner = campaign_runner
         self.trigger_abilities = (frozenset(trigger_abilities) if trigger_abilities is not None
                                   else None)
+        self.resume_steps: frozenset[type[Step]] | None = (
+            frozenset(resume_steps) if resume_steps is not None else None)
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

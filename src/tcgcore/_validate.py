@@ -214,13 +214,20 @@ def _triggers_problem(state: GameState[Any], triggers: Iterable[Trigger],
     return None
 
 
-def _stack_problem(state: GameState[Any], abilities: frozenset[str] | None) -> str | None:
-    """The engine's own steps on the stack, and the step that reads the pending answer."""
+def _stack_problem(state: GameState[Any], abilities: frozenset[str] | None,
+                   resume: frozenset[type[Any]] | None) -> str | None:
+    """The engine's own steps on the stack, and the step that reads the pending answer: a
+    step that reads an answer (a trigger pick or opt-in, or one of the game's
+    ``resume_steps``) only on top, under a pending choice, and the pending choice waiting on
+    such a step (when the game lists its resume steps)."""
     stack = state.stack
     top = len(stack) - 1
     pending = state.pending
     for i, step in enumerate(stack):
         kind = type(step)
+        if resume is not None and kind in resume and (i != top or pending is None):
+            return (f"stack[{i}]: {kind.__name__} reads an answer, but it does not wait "
+                    "for the pending choice")
         if kind is TriggerPick or kind is TriggerOptIn:
             if i != top or pending is None:
                 return (f"stack[{i}]: {kind.__name__} reads an answer, but it does not wait "
@@ -238,7 +245,9 @@ def _stack_problem(state: GameState[Any], abilities: frozenset[str] | None) -> s
     step = stack[top]
     kind = type(step)
     keys = [o.key for o in pending.options]
-    if kind is TriggerWindow or kind is ResolveTrigger:
+    if kind is TriggerWindow or kind is ResolveTrigger or (
+            resume is not None and kind not in resume and kind is not TriggerPick
+            and kind is not TriggerOptIn):
         return (f"stack[{top}]: the pending {pending.kind!r} choice waits for a "
                 f"{kind.__name__} step, which reads no answer")
     if kind is TriggerPick:
@@ -337,7 +346,7 @@ def _core_problem(spec: Any, state: GameState[Any]) -> str | None:
                     return f"result.{name}: {seat} is not a seat"
     abilities: frozenset[str] | None = spec.trigger_abilities
     return (_triggers_problem(state, state.triggers, abilities, "triggers")
-            or _stack_problem(state, abilities))
+            or _stack_problem(state, abilities, spec.resume_steps))
 
 
 def check_state(spec: Any, state: GameState[Any]) -> None:

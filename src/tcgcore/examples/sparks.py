@@ -475,6 +475,7 @@ spec.view_extra = view_extra
 spec.describe_event = describe
 spec.validate_state = validate
 spec.trigger_abilities = ABILITIES
+spec.resume_steps = frozenset({MulliganAnswer, SetCardAnswer})
 spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card

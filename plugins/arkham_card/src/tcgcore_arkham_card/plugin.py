@@ -37,7 +37,7 @@ from .rules import (
 )
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
 from .state import ArkhamState
-from .validation import state_problem
+from .validation import RESUME_STEPS, state_problem
 
 __all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extra"]
 
@@ -590,6 +590,7 @@ def _seat_name(panel: dict[str, Any], seat: int) -> str:
 spec.view_extra = view_extra
 spec.describe_event = describe
 spec.validate_state = validate
+spec.resume_steps = RESUME_STEPS
 spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card

@@ -36,7 +36,7 @@ from .effects import _PLAYER_OPS
 from .scenario_setup import _token_ok
 from .state import ActionChosen, ArkhamState, ArkhamStep, DamageEnemy
 
-__all__ = ["state_problem"]
+__all__ = ["RESUME_STEPS", "state_problem"]
 
 #: The ops ``effects._effect`` dispatches by name (besides the sets imported above).
 _DISPATCHED: Final = frozenset({
@@ -231,9 +231,9 @@ def _all_triggers(state: ArkhamState) -> Iterator[tuple[str, tcgcore.Trigger]]:
             yield f"stack[{i}].trigger", one
 
 
-#: The steps that read an answer (``ActionChosen`` and the ``*Answer`` and ``*Pick`` steps):
-#: only the top of the stack, under a pending choice, may be one.
-_RESUME: Final = frozenset(t for t in get_args(ArkhamStep)
+#: The steps that read an answer (``ActionChosen`` and the ``*Answer`` and ``*Pick`` steps;
+#: ``spec.resume_steps``): only the top of the stack, under a pending choice, may be one.
+RESUME_STEPS: Final = frozenset(t for t in get_args(ArkhamStep)
                            if (t.__name__.endswith(("Answer", "Pick")) or t is ActionChosen)
                            and t.__module__ != "tcgcore._trigger_steps")
 
@@ -242,9 +242,6 @@ def _pending_problem(state: ArkhamState) -> str | None:
     pending = state.pending
     assert pending is not None
     step = state.stack[-1]
-    if type(step) not in _RESUME and not isinstance(step, (tcgcore.TriggerPick,
-                                                            tcgcore.TriggerOptIn)):
-        return f"stack[-1]: a {type(step).__name__} step does not read the pending answer"
     seat = getattr(step, "seat", None)
     if type(seat) is int and seat >= 0 and not isinstance(step, DamageEnemy) \
             and pending.player != seat and pending.kind not in ("order_triggers", "use_trigger"):
@@ -304,9 +301,6 @@ def state_problem(state: ArkhamState) -> str | None:
     problem = check_fields(state, state.stack, rules, "stack")
     if problem:
         return problem
-    for i, step in enumerate(state.stack[:-1]):
-        if type(step) in _RESUME:
-            return f"stack[{i}]: a {type(step).__name__} step waits for no choice"
     if state.pending is not None:
         return _pending_problem(state)
     return None

@@ -349,6 +349,7 @@ def _check_deck(text: str, source: str) -> list[str]:
 
 spec.view_extra = view_extra
 spec.validate_state = validation.validate_state
+spec.resume_steps = validation.RESUME_STEPS
 spec.trigger_abilities = frozenset()  # Guimi resolves its abilities as steps, not core triggers
 spec.describe_event = describe
 spec.card_name = card_name

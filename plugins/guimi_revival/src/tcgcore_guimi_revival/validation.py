@@ -45,7 +45,7 @@ from .state import (
     TimedAnswer,
 )
 
-__all__ = ["validate_state"]
+__all__ = ["RESUME_STEPS", "validate_state"]
 
 #: Source trigger names (102.1-102.10), the ``source`` of a SourceTrigger step.
 SOURCES: Final = frozenset({"sefirah_castle", "chaos_sea", "city_of_calamity", "brood_hive",
@@ -90,6 +90,9 @@ _KINDS: Final[dict[type[Any], tuple[str, ...]]] = {
     QuickAnswer: ("quick_event",), EffectAnswer: ("effect_target", "source_trigger"),
     AttackAnswer: ("attack",), SupportAnswer: ("support",), InterceptAnswer: ("intercept",),
 }
+
+#: The steps that read an answer (``spec.resume_steps``).
+RESUME_STEPS: Final = frozenset(_KINDS)
 
 #: One-word answers and the steps that read them.
 _WORDS: Final[dict[type[Any], frozenset[str]]] = {
@@ -180,10 +183,8 @@ def _pending_problem(state: GuimiState) -> str | None:
     assert pending is not None
     step = state.stack[-1]
     kinds = _KINDS.get(type(step))
-    if kinds is None:
-        if isinstance(step, (tcgcore.TriggerPick, tcgcore.TriggerOptIn)):
-            return None
-        return f"stack[-1]: a {type(step).__name__} step does not read the pending answer"
+    if kinds is None:  # a core trigger step (the core has checked it)
+        return None
     if pending.kind not in kinds:
         return f"pending.kind: {pending.kind!r}, but its step answers {', '.join(kinds)}"
     seat = _answer_seat(state, step)
@@ -252,9 +253,6 @@ def validate_state(state: GuimiState) -> str | None:
     problem = check_fields(state, state.stack, _STEP_RULES, "stack")
     if problem:
         return problem
-    for i, step in enumerate(state.stack[:-1]):
-        if type(step) in _KINDS:
-            return f"stack[{i}]: a {type(step).__name__} step waits for no choice"
     if state.pending is not None:
         return _pending_problem(state)
     return None

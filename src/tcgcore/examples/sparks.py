@@ -417,6 +417,8 @@ def validate(state: SparksState) -> str | None:
     for card in state.cards:
         if card.code not in CARDS:
             return f"cards[{card.id}].code: unknown code {card.code!r}"
+        if card.controller != card.owner or zones[card.zone].owner != card.owner:
+            return f"cards[{card.id}]: a card stays its owner's, in its owner's zones"
     if len(state.scores) != 2 or len(state.bonus) != 2:
         return "scores, bonus: one entry per seat"
     for seat in range(2):

@@ -62,7 +62,7 @@ _TRIGGER_KINDS: Final = frozenset({"forced", "play_when", "reaction", "db"})
 #: What the number in an option key ``"<head>:<number>"`` names, for the step that reads it.
 _KEY_IDS: Final = {"inv": "seat", "clue": "seat", "lend": "seat", "token": "index",
                    "asset": "card", "card": "card", "commit": "card", "enemy": "card",
-                   "loc": "card", "location": "card", "play": "card"}
+                   "loc": "card", "location": "card", "play": "card", "fast": "card"}
 
 
 def _effects_in(value: Any, depth: int = 0) -> Iterator[Effect]:
@@ -170,6 +170,8 @@ def _inv_problem(state: ArkhamState) -> str | None:
                 return f"inv[{s}].{name}: {getattr(inv, name)} is outside 0..1000"
         if inv.status not in ("", "defeated", "resigned"):
             return f"inv[{s}].status: {inv.status!r} is not a status"
+        if inv.location == -1 and not inv.status and state.phase != "setup":
+            return f"inv[{s}].location: an investigator in play is at no location"
         if inv.trauma not in ("", "physical", "mental"):
             return f"inv[{s}].trauma: {inv.trauma!r} is not a trauma"
         if any(not 0 <= v <= 1000 for v in inv.limits.values()):
@@ -251,7 +253,9 @@ def _pending_problem(state: ArkhamState) -> str | None:
         head, _, rest = opt.key.partition(":")
         if not rest or head in ("skill", "out") or head not in _KEY_IDS:
             continue
-        number = rest.split(":")[0]
+        number, _, more = rest.partition(":")
+        if head == "fast" and not more.isdigit():  # "fast:<card>:<ability index>"
+            return f"pending.options[{j}].key: {opt.key!r} names no ability"
         bound = state.num_players if _KEY_IDS[head] == "seat" else (
             100 if _KEY_IDS[head] == "index" else n)
         if not number.isdigit() or int(number) >= bound:

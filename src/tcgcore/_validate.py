@@ -102,11 +102,11 @@ def rule_each(rule: FieldRule) -> FieldRule:
     return check
 
 
-#: Per rules mapping and struct type, the fields worth looking at: those with a rule and those
-#: whose declared type can hold a struct (see :func:`check_fields`). Each entry keeps its
-#: mapping alive, so that its id is not reused while the entry exists.
+#: Per rules mapping (by id) and struct type, the fields worth looking at: those with a rule
+#: and those whose declared type can hold a struct (see :func:`check_fields`). Each entry
+#: keeps its mapping alive, so that its id is not reused while the entry exists.
 _Plan: TypeAlias = tuple[tuple[str, "FieldRule | None", bool], ...]
-_PLANS: dict[tuple[int, type[Any]], tuple[Mapping[str, FieldRule], _Plan]] = {}
+_PLANS: dict[int, tuple[Mapping[str, FieldRule], dict[type[Any], _Plan]]] = {}
 
 
 def _holds_struct(annotation: Any, depth: int = 0) -> bool:
@@ -118,21 +118,17 @@ def _holds_struct(annotation: Any, depth: int = 0) -> bool:
     return any(_holds_struct(arg, depth + 1) for arg in get_args(annotation))
 
 
-def _plan(rules: Mapping[str, FieldRule], kind: type[Any]) -> _Plan:
-    key = (id(rules), kind)
-    entry = _PLANS.get(key)
-    if entry is None or entry[0] is not rules:
-        if len(_PLANS) > 4096:  # rules built afresh on every call: keep the cache bounded
-            _PLANS.clear()
-        name = kind.__name__
-        plan = []
-        for info in msgspec.structs.fields(kind):
-            rule = rules.get(f"{name}.{info.name}") or rules.get(info.name)
-            nest = _holds_struct(info.type)
-            if rule is not None or nest:
-                plan.append((info.name, rule, nest))
-        entry = _PLANS[key] = (rules, tuple(plan))
-    return entry[1]
+def _plan_of(rules: Mapping[str, FieldRule], plans: dict[type[Any], _Plan],
+             kind: type[Any]) -> _Plan:
+    name = kind.__name__
+    plan = []
+    for info in msgspec.structs.fields(kind):
+        rule = rules.get(f"{name}.{info.name}") or rules.get(info.name)
+        nest = _holds_struct(info.type)
+        if rule is not None or nest:
+            plan.append((info.name, rule, nest))
+    found = plans[kind] = tuple(plan)
+    return found
 
 
 def check_fields(state: GameState[Any], value: Any, rules: Mapping[str, FieldRule],
@@ -141,8 +137,9 @@ def check_fields(state: GameState[Any], value: Any, rules: Mapping[str, FieldRul
 
     A rule is looked up as ``"TypeName.field"`` first, then as ``"field"``; fields without a
     rule are not checked, nested structs (alone, in lists, tuples or map values) are walked
-    with the same rules. Cost: one pass over the fields; the lookups are made once per rules
-    mapping and struct type (so pass a mapping kept as a module constant).
+    with the same rules. Cost: one pass over the fields that have a rule or can hold a struct;
+    the lookups are made once per rules mapping and struct type (so pass a mapping kept as a
+    module constant).
 
     Args:
         state: the state the value belongs to (seats and cards are checked against it).
@@ -154,16 +151,30 @@ def check_fields(state: GameState[Any], value: Any, rules: Mapping[str, FieldRul
         ``None``, or the first problem, naming the field path
         (``"stack[3].player: 182 is not a seat (0..1)"``).
     """
-    if type(value) is list or type(value) is tuple:
+    entry = _PLANS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_PLANS) > 256:  # rules built afresh on every call: keep the cache bounded
+            _PLANS.clear()
+        entry = _PLANS[id(rules)] = (rules, {})
+    return _walk(state, value, rules, entry[1], path)
+
+
+def _walk(state: GameState[Any], value: Any, rules: Mapping[str, FieldRule],
+          plans: dict[type[Any], _Plan], path: str) -> str | None:
+    kind = type(value)
+    if kind is list or kind is tuple:
         for i, item in enumerate(value):
             if isinstance(item, msgspec.Struct):
-                problem = check_fields(state, item, rules, f"{path}[{i}]")
+                problem = _walk(state, item, rules, plans, f"{path}[{i}]")
                 if problem:
                     return problem
         return None
     if not isinstance(value, msgspec.Struct):
         return None
-    for name, rule, nest in _plan(rules, type(value)):
+    plan = plans.get(kind)
+    if plan is None:
+        plan = _plan_of(rules, plans, kind)
+    for name, rule, nest in plan:
         field = getattr(value, name)
         if rule is not None:
             problem = rule(state, field)
@@ -171,20 +182,20 @@ def check_fields(state: GameState[Any], value: Any, rules: Mapping[str, FieldRul
                 return f"{path}.{name}: {problem}"
         if not nest or not field:
             continue
-        kind = type(field)
-        if kind is list or kind is tuple:
-            if field and isinstance(field[0], msgspec.Struct):
-                problem = check_fields(state, field, rules, f"{path}.{name}")
+        inner = type(field)
+        if inner is list or inner is tuple:
+            if isinstance(field[0], msgspec.Struct):
+                problem = _walk(state, field, rules, plans, f"{path}.{name}")
                 if problem:
                     return problem
-        elif kind is dict:
+        elif inner is dict:
             for key, item in field.items():
                 if isinstance(item, msgspec.Struct):
-                    problem = check_fields(state, item, rules, f"{path}.{name}[{key!r}]")
+                    problem = _walk(state, item, rules, plans, f"{path}.{name}[{key!r}]")
                     if problem:
                         return problem
         elif isinstance(field, msgspec.Struct):
-            problem = check_fields(state, field, rules, f"{path}.{name}")
+            problem = _walk(state, field, rules, plans, f"{path}.{name}")
             if problem:
                 return problem
     return None

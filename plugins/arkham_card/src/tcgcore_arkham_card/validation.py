@@ -33,6 +33,7 @@ from tcgcore import (
 from .card_choices import CHOICE_OPS
 from .cards import SKILLS, Effect, card_pool, load_scenario
 from .effects import _PLAYER_OPS
+from .rules import Z_AT
 from .scenario_setup import _token_ok
 from .state import ActionChosen, ArkhamState, ArkhamStep, DamageEnemy
 
@@ -55,6 +56,7 @@ _SMALL = rule_int_in(-1000, 1000)
 _TOKENS = rule_int_in(0, 1000)
 _PHASES: Final = frozenset({"setup", "mythos", "investigation", "enemy", "upkeep"})
 _SEAT_ZONES: Final = ("deck", "hand", "aside", "discard", "play", "threat")
+_SEAT_ZONE_IDS: Final = tuple(tuple(f"{kind}.{s}" for kind in _SEAT_ZONES) for s in range(8))
 _SHARED_ZONES: Final = ("locations", "setaside", "acts", "agendas", "encounter",
                         "encounter_discard", "victory", "committed", "resolving", "out",
                         "removed")
@@ -104,7 +106,7 @@ def _known() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _location(state: tcgcore.GameState[Any], value: Any) -> str | None:
-    if value == -1 or (type(value) is int and f"at.{value}" in state.zones):
+    if value == -1 or (type(value) is int and value >= 0 and Z_AT[value] in state.zones):
         return None
     return f"{value!r} is not a location in play"
 
@@ -150,16 +152,16 @@ def _rules() -> dict[str, tcgcore.FieldRule]:
 def _zones_problem(state: ArkhamState) -> str | None:
     zones = state.zones
     for s in range(state.num_players):
-        for kind in _SEAT_ZONES:
-            zone = zones.get(f"{kind}.{s}")
+        for zid in _SEAT_ZONE_IDS[s]:
+            zone = zones.get(zid)
             if zone is None or zone.owner != s:
-                return f"zones['{kind}.{s}']: missing or not seat {s}'s"
+                return f"zones[{zid!r}]: missing or not seat {s}'s"
     for zid in _SHARED_ZONES:
         if zid not in zones:
             return f"zones[{zid!r}]: missing"
     for cid in zones["locations"].cards:
-        if f"at.{cid}" not in zones:
-            return f"zones['at.{cid}']: missing for location {cid}"
+        if Z_AT[cid] not in zones:
+            return f"zones[{Z_AT[cid]!r}]: missing for location {cid}"
     return None
 
 

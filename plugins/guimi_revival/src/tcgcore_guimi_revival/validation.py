@@ -133,6 +133,8 @@ def _battle_problem(state: GuimiState) -> str | None:
         return f"losses{problem}"
     if not 0 <= state.moves <= MAX_COUNT or not 0 <= state.round <= MAX_COUNT:
         return "moves, round: out of range"
+    if not 0 <= state.options.max_moves_per_turn <= 1000:
+        return f"options.max_moves_per_turn: {state.options.max_moves_per_turn} is outside 0..1000"
     if not 0 <= state.first < 2:
         return f"first: {state.first} is not a seat"
     att = state.attack

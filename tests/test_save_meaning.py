@@ -154,3 +154,21 @@ def test_a_pending_choice_waits_on_a_step_that_reads_its_answer() -> None:
     doc["state"]["stack"][-1] = {"step": "guimi.start_round"}
     _refused(doc, r"guimi_revival save: stack\[\d+\]: the pending 'mulligan' choice waits for a "
                   r"StartRound step, which reads no answer")
+
+
+def test_a_step_that_reads_one_answer_gets_one() -> None:
+    doc = _doc(_played_to("arkham_card", "action", players=2))
+    doc["state"]["pending"]["min"] = 0
+    _refused(doc, r"arkham_card save: pending\.min: ActionChosen reads one answer")
+
+
+def test_guimi_battle_steps_work_on_an_attack_in_progress() -> None:
+    doc = _doc(tcgcore.new_match("guimi_revival", seed=3))
+    doc["state"]["stack"].insert(0, {"step": "guimi.hit_check"})
+    _refused(doc, r"guimi_revival save: stack\[0\]: HitCheck waits, but no attack is in progress")
+
+
+def test_a_trigger_order_choice_picks_one_trigger() -> None:
+    doc = _doc(_played_to("sparks", "order_triggers"))
+    doc["state"]["pending"]["min"] = 0
+    _refused(doc, r"sparks save: pending: a trigger order choice")

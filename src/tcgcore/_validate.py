@@ -263,7 +263,8 @@ def _stack_problem(state: GameState[Any], abilities: frozenset[str] | None,
                 f"{kind.__name__} step, which reads no answer")
     if kind is TriggerPick:
         ids = {t.id for t in step.triggers}
-        if pending.kind != "order_triggers" or not keys or not ids.issuperset(keys):
+        if (pending.kind != "order_triggers" or not keys or not ids.issuperset(keys)
+                or pending.min < 1):
             return (f"pending: a trigger order choice must offer ids of the waiting triggers "
                     f"(kind {pending.kind!r}, keys {keys[:5]})")
     elif kind is TriggerOptIn:

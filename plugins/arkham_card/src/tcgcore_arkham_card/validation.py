@@ -33,9 +33,18 @@ from tcgcore import (
 from .card_choices import CHOICE_OPS
 from .cards import SKILLS, Effect, card_pool, load_scenario
 from .effects import _PLAYER_OPS
-from .rules import Z_AT
+from .rules import Z_AT, dof
 from .scenario_setup import _token_ok
-from .state import ActionChosen, ArkhamState, ArkhamStep, DamageEnemy
+from .state import (
+    ActionChosen,
+    ArkhamState,
+    ArkhamStep,
+    CommitAnswer,
+    DamageEnemy,
+    HandSizeAnswer,
+    MulliganAnswer,
+    SpendCluesAnswer,
+)
 
 __all__ = ["RESUME_STEPS", "state_problem"]
 
@@ -162,6 +171,9 @@ def _zones_problem(state: ArkhamState) -> str | None:
     for cid in zones["locations"].cards:
         if Z_AT[cid] not in zones:
             return f"zones[{Z_AT[cid]!r}]: missing for location {cid}"
+    for cid in zones["setaside"].cards:  # a location set aside enters play with its area
+        if Z_AT[cid] not in zones and dof(state, cid).type_code == "location":
+            return f"zones[{Z_AT[cid]!r}]: missing for set-aside location {cid}"
     return None
 
 
@@ -218,7 +230,6 @@ def _trigger_problem(state: ArkhamState, trig: tcgcore.Trigger, path: str) -> st
         if part.lstrip("-").isdigit() and not -1 <= int(part) < max(len(state.cards), 100):
             return f"{path}.ability: {trig.ability!r} names a card or ability that is not there"
     if parts[0] == "reaction" and trig.source is not None:
-        from .rules import dof
         if not parts[1].isdigit() or int(parts[1]) >= len(dof(state, trig.source).abilities):
             return f"{path}.ability: card {trig.source} has no ability {parts[1]}"
     return None
@@ -242,6 +253,10 @@ RESUME_STEPS: Final = frozenset(t for t in get_args(ArkhamStep)
                            and t.__module__ != "tcgcore._trigger_steps")
 
 
+#: The resume steps that read any number of answers (the others read exactly one).
+_MANY: Final = frozenset({MulliganAnswer, CommitAnswer, SpendCluesAnswer, HandSizeAnswer})
+
+
 def _pending_problem(state: ArkhamState) -> str | None:
     pending = state.pending
     assert pending is not None
@@ -250,6 +265,8 @@ def _pending_problem(state: ArkhamState) -> str | None:
     if type(seat) is int and seat >= 0 and not isinstance(step, DamageEnemy) \
             and pending.player != seat and pending.kind not in ("order_triggers", "use_trigger"):
         return f"pending.player: {pending.player}, but its step is seat {seat}'s"
+    if pending.min < 1 and type(step) not in _MANY:
+        return f"pending.min: {type(step).__name__} reads one answer, none may be chosen"
     n = len(state.cards)
     for j, opt in enumerate(pending.options):
         head, _, rest = opt.key.partition(":")

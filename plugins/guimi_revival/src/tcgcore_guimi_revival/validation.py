@@ -32,9 +32,12 @@ from .rules import main_options, spec
 from .setup import _ZONE_SPECS
 from .state import (
     AttackAnswer,
+    AttackCheck,
     EffectAnswer,
     GuimiState,
+    HitCheck,
     InterceptAnswer,
+    InterceptAsk,
     MainAnswer,
     MulliganAnswer,
     PromotionAnswer,
@@ -93,6 +96,13 @@ _KINDS: Final[dict[type[Any], tuple[str, ...]]] = {
 
 #: The steps that read an answer (``spec.resume_steps``).
 RESUME_STEPS: Final = frozenset(_KINDS)
+
+#: The resume steps that read any number of answers (the others read exactly one).
+_MANY: Final = frozenset({MulliganAnswer, SupportAnswer, InterceptAnswer})
+
+#: The battle steps that work on the attack in progress (097.1): ``state.attack`` is set.
+_ATTACK_STEPS: Final = frozenset({InterceptAsk, InterceptAnswer, SupportAnswer, AttackCheck,
+                                  HitCheck})
 
 #: One-word answers and the steps that read them.
 _WORDS: Final[dict[type[Any], frozenset[str]]] = {
@@ -189,6 +199,8 @@ def _pending_problem(state: GuimiState) -> str | None:
         return None
     if pending.kind not in kinds:
         return f"pending.kind: {pending.kind!r}, but its step answers {', '.join(kinds)}"
+    if pending.min < 1 and type(step) not in _MANY:
+        return f"pending.min: {type(step).__name__} reads one answer, none may be chosen"
     seat = _answer_seat(state, step)
     if seat != pending.player:
         return f"pending.player: {pending.player}, but seat {seat} answers this step"
@@ -255,6 +267,10 @@ def validate_state(state: GuimiState) -> str | None:
     problem = check_fields(state, state.stack, _STEP_RULES, "stack")
     if problem:
         return problem
+    if state.attack is None:
+        for i, step in enumerate(state.stack):
+            if type(step) in _ATTACK_STEPS:
+                return f"stack[{i}]: {type(step).__name__} waits, but no attack is in progress"
     if state.pending is not None:
         return _pending_problem(state)
     return None

@@ -172,3 +172,12 @@ def test_a_trigger_order_choice_picks_one_trigger() -> None:
     doc = _doc(_played_to("sparks", "order_triggers"))
     doc["state"]["pending"]["min"] = 0
     _refused(doc, r"sparks save: pending: a trigger order choice")
+
+
+def test_arkham_answers_read_as_numbers_carry_one() -> None:
+    doc = _doc(tcgcore.new_match("arkham_card", seed=3, players=2))
+    pending = doc["state"]["pending"]
+    assert pending["kind"] == "mulligan"
+    pending["options"][0] = dict(pending["options"][0], key="keep")
+    _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'keep' is not what "
+                  r"MulliganAnswer reads")

@@ -37,13 +37,25 @@ from .rules import Z_AT, dof
 from .scenario_setup import _token_ok
 from .state import (
     ActionChosen,
+    AooPick,
     ArkhamState,
     ArkhamStep,
+    AssetDiscardAnswer,
+    AttackPick,
+    ChooseEnemyAnswer,
     CommitAnswer,
     DamageEnemy,
+    ElusiveAnswer,
+    EngageAnswer,
     HandSizeAnswer,
+    HunterPick,
+    LeadAnswer,
+    MidnightAnswer,
     MulliganAnswer,
+    SlotAnswer,
+    SpawnAnswer,
     SpendCluesAnswer,
+    TurnPick,
 )
 
 __all__ = ["RESUME_STEPS", "state_problem"]
@@ -256,6 +268,12 @@ RESUME_STEPS: Final = frozenset(t for t in get_args(ArkhamStep)
 #: The resume steps that read any number of answers (the others read exactly one).
 _MANY: Final = frozenset({MulliganAnswer, CommitAnswer, SpendCluesAnswer, HandSizeAnswer})
 
+#: The resume steps that read the number in every key (``"<head>:<number>"``).
+_NUMBERED: Final = frozenset({
+    MidnightAnswer, AssetDiscardAnswer, TurnPick, AooPick, ChooseEnemyAnswer, SlotAnswer,
+    MulliganAnswer, SpawnAnswer, EngageAnswer, LeadAnswer, ElusiveAnswer, HunterPick,
+    AttackPick, CommitAnswer, HandSizeAnswer})
+
 
 def _pending_problem(state: ArkhamState) -> str | None:
     pending = state.pending
@@ -268,9 +286,12 @@ def _pending_problem(state: ArkhamState) -> str | None:
     if pending.min < 1 and type(step) not in _MANY:
         return f"pending.min: {type(step).__name__} reads one answer, none may be chosen"
     n = len(state.cards)
+    numbered = type(step) in _NUMBERED
     for j, opt in enumerate(pending.options):
         head, _, rest = opt.key.partition(":")
-        if not rest or head in ("skill", "out") or head not in _KEY_IDS:
+        if numbered and head not in _KEY_IDS:
+            return f"pending.options[{j}].key: {opt.key!r} is not what {type(step).__name__} reads"
+        if not rest or head not in _KEY_IDS:
             continue
         number, _, more = rest.partition(":")
         if head == "fast" and not more.isdigit():  # "fast:<card>:<ability index>"

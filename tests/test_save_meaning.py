@@ -181,3 +181,11 @@ def test_arkham_answers_read_as_numbers_carry_one() -> None:
     pending["options"][0] = dict(pending["options"][0], key="keep")
     _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'keep' is not what "
                   r"MulliganAnswer reads")
+
+
+def test_arkham_a_numbered_answer_without_its_number_is_refused() -> None:
+    doc = _doc(tcgcore.new_match("arkham_card", seed=3, players=2))
+    pending = doc["state"]["pending"]
+    pending["options"][0] = dict(pending["options"][0], key="card")
+    _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'card' is not what "
+                  r"MulliganAnswer reads")

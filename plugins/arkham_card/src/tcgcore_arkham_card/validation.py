@@ -289,7 +289,7 @@ def _pending_problem(state: ArkhamState) -> str | None:
     numbered = type(step) in _NUMBERED
     for j, opt in enumerate(pending.options):
         head, _, rest = opt.key.partition(":")
-        if numbered and head not in _KEY_IDS:
+        if numbered and (head not in _KEY_IDS or not rest):
             return f"pending.options[{j}].key: {opt.key!r} is not what {type(step).__name__} reads"
         if not rest or head not in _KEY_IDS:
             continue

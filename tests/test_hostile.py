@@ -154,10 +154,10 @@ def _edit_state(registry: tcgcore.Registry, **changes: Any) -> bytes:
     ("changes", "message"),
     [
         ({"num_players": 5}, "seats"),
-        ({"active_player": 9}, "active player"),
-        ({"event_count": -100}, "negative"),
+        ({"active_player": 9}, "active_player: 9"),
+        ({"event_count": -100}, "event_count: -100"),
         ({"pending": {"player": 5, "kind": "x", "prompt": "?", "options": [{"key": "a", "label": "A"}]}},
-         "seat 5"),
+         "pending.player: 5"),
         ({"pending": {"player": 0, "kind": "x", "prompt": "?", "options": [], "min": 1}}, "asks"),
         ({"stack": []}, "no step waits"),
         ({"result": {"reason": "x"}}, "both"),

@@ -185,7 +185,7 @@ def test_schema_violations_and_broken_invariants(registry: tcgcore.Registry) -> 
     cards[0] = list(cards[0])
     cards[0][4] = "nowhere"  # the zone field of an array-like card
     bad_zone = dict(good, state=dict(good["state"], cards=cards))
-    with pytest.raises(tcgcore.StateDecodeError, match=r"says it is in .nowhere."):
+    with pytest.raises(tcgcore.StateDecodeError, match=r"cards\[0\]\.zone: .nowhere."):
         Match.from_json(msgspec.json.encode(bad_zone), registry=registry)
 
 

@@ -70,6 +70,18 @@ from ._simulate import GameOutcome, SimulationReport, merge_reports, simulate, w
 from ._spec import GameSpec, check_options
 from ._terminal import describe_event, render_board
 from ._trigger_steps import CoreStep, ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
+from ._validate import (
+    MAX_COUNT,
+    FieldRule,
+    check_fields,
+    rule_card,
+    rule_card_or_none,
+    rule_each,
+    rule_int_in,
+    rule_one_of,
+    rule_seat,
+    rule_seat_or_none,
+)
 from ._views import CardView, View, ZoneView
 
 __version__ = "0.2.1"
@@ -78,6 +90,7 @@ __all__ = [
     "ALL_PLAYERS",
     "EMPTY_SLOT",
     "FORMAT_VERSION",
+    "MAX_COUNT",
     "ActionLayout",
     "Agent",
     "BackendError",
@@ -93,6 +106,7 @@ __all__ = [
     "Engine",
     "EngineError",
     "Event",
+    "FieldRule",
     "FormatVersionError",
     "GameMismatchError",
     "GameOutcome",
@@ -131,6 +145,7 @@ __all__ = [
     "__version__",
     "active_player_first",
     "card_alias",
+    "check_fields",
     "check_options",
     "compiled_modules",
     "decided_by",
@@ -147,6 +162,13 @@ __all__ = [
     "ray_session",
     "render_board",
     "replay",
+    "rule_card",
+    "rule_card_or_none",
+    "rule_each",
+    "rule_int_in",
+    "rule_one_of",
+    "rule_seat",
+    "rule_seat_or_none",
     "simulate",
     "wilson_interval",
 ]

@@ -24,10 +24,11 @@ from ._errors import (
 from ._identity import can_see as _can_see
 from ._identity import lose_sight, seat_choice, seat_event
 from ._logging import debug_enabled, get_logger
-from ._model import EMPTY_SLOT, Choice, Event, GameState, Result
+from ._model import Choice, Event, GameState, Result
 from ._plugins import Registry, default_registry
 from ._rng import Rng
 from ._spec import GameSpec
+from ._validate import check_state
 from ._views import View, build_view
 
 __all__ = ["FORMAT_VERSION", "Decision", "Match", "ReplayRecord", "new_match", "replay"]
@@ -600,7 +601,7 @@ class Match(Generic[S]):
         except OverflowError as exc:
             raise StateDecodeError(f"{head.game} save ({fmt}): an integer is out of range "
                                    f"({exc})") from None
-        _check_state(spec, state)
+        check_state(spec, state)
         if env.players != state.num_players or env.seed != state.seed:
             raise StateDecodeError(f"{spec.name} save: envelope and state disagree on seats or seed")
         return Match(spec, state, seed=env.seed, players=env.players, options=env.options,
@@ -657,77 +658,6 @@ def copy_state(spec: GameSpec[S], state: S) -> S:
     copy.zones = {key: replace(zone, cards=zone.cards.copy())
                   for key, zone in state.zones.items()}
     return copy
-
-
-def _check_state(spec: GameSpec[Any], state: GameState[Any]) -> None:
-    """Structural checks on a decoded state: seats, ids, zones, the pending choice.
-
-    Raises:
-        StateDecodeError: naming the first inconsistency found.
-    """
-
-    def bad(message: str) -> StateDecodeError:
-        return StateDecodeError(f"{spec.name} save: {message}")
-
-    seats = state.num_players
-    lo, hi = spec.players
-    if not lo <= seats <= hi:
-        raise bad(f"{seats} seats, the game allows {lo}..{hi}")
-    if not 0 <= state.active_player < seats:
-        raise bad(f"active player {state.active_player} is not a seat")
-    if state.event_count < 0 or state.choice_count < 0:
-        raise bad("negative event or choice count")
-    n = len(state.cards)
-    where: dict[int, str] = {}
-    for key, zone in state.zones.items():
-        if key != zone.id:
-            raise bad(f"zone stored under {key!r} has id {zone.id!r}")
-        if zone.owner is not None and not 0 <= zone.owner < seats:
-            raise bad(f"zone {zone.id!r} has owner {zone.owner}, not a seat")
-        if zone.slotted and (zone.capacity is None or len(zone.cards) != zone.capacity):
-            raise bad(f"slotted zone {zone.id!r} has {len(zone.cards)} positions, "
-                      f"capacity {zone.capacity}")
-        if not zone.slotted and zone.capacity is not None and len(zone.cards) > zone.capacity:
-            raise bad(f"zone {zone.id!r} holds more than its capacity {zone.capacity}")
-        for cid in zone.cards:
-            if zone.slotted and cid == EMPTY_SLOT:
-                continue
-            if not 0 <= cid < n:
-                raise bad(f"zone {zone.id!r} holds unknown card {cid}")
-            if cid in where:
-                raise bad(f"card {cid} is in both {where[cid]!r} and {zone.id!r}")
-            where[cid] = zone.id
-    for i, card in enumerate(state.cards):
-        if card.id != i:
-            raise bad(f"card at index {i} has id {card.id}")
-        if where.get(i) != card.zone:
-            raise bad(f"card {i} says it is in {card.zone!r} but is held by {where.get(i)!r}")
-        if not 0 <= card.owner < seats or not 0 <= card.controller < seats:
-            raise bad(f"card {i} has owner {card.owner} / controller {card.controller}")
-        if card.attached_to is not None and not 0 <= card.attached_to < n:
-            raise bad(f"card {i} is attached to unknown card {card.attached_to}")
-    if len(state.rng.s) != 4 or not any(state.rng.s) or any(
-            not 0 <= w < 2**64 for w in state.rng.s):
-        raise bad("invalid random generator state")
-    pending = state.pending
-    if pending is None and state.result is None:
-        raise bad("neither a pending choice nor a result")
-    if pending is not None:
-        if state.result is not None:
-            raise bad("both a pending choice and a result")
-        if not 0 <= pending.player < seats:
-            raise bad(f"the pending choice is for seat {pending.player}")
-        if not 0 <= pending.min <= pending.max or pending.min > len(pending.options):
-            raise bad(f"the pending choice asks {pending.min}..{pending.max} of "
-                      f"{len(pending.options)} options")
-        if len({o.key for o in pending.options}) != len(pending.options):
-            raise bad("the pending choice repeats an option key")
-        if not state.stack:
-            raise bad("a choice is pending but no step waits for its answer")
-    if spec.validate_state is not None:
-        problem = spec.validate_state(state)
-        if problem:
-            raise bad(problem)
 
 
 def new_match(

@@ -11,13 +11,21 @@ and ``load`` hand out one secret token per seat (and an admin token for saves): 
 views or acts as a seat must present that seat's token, so a front end holding one seat cannot
 see or play another. Tokens come from :mod:`secrets` (outside the game logic, which stays
 deterministic).
+
+The server trusts only saves it made: ``save`` returns the save with a ``signature``, an
+HMAC-SHA256 of its bytes under the server's key (a per-process secret, or the key the operator
+gives, so that saves outlive the process); ``load`` takes a save whose signature verifies, and
+anything else (unsigned, signed by another key, edited) only with the operator's admin token.
+Every loaded save is still checked for meaning (``tcgcore._validate``).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import hmac
+import os
 import secrets
 from collections.abc import Callable
 from typing import Any, BinaryIO, Literal
@@ -47,6 +55,17 @@ MAX_LINE = 32 * 1024 * 1024
 
 #: Most matches one session keeps at a time (``close`` frees them).
 MAX_MATCHES = 1000
+
+#: Environment variables an operator sets for ``tcgcore serve``: the key saves are signed
+#: with (any text; default a per-process secret) and the admin token that allows loading a save
+#: this server did not sign (default none: such saves are refused).
+KEY_ENV = "TCGCORE_SERVE_KEY"
+ADMIN_ENV = "TCGCORE_SERVE_ADMIN_TOKEN"
+
+
+def sign_save(key: bytes, data: bytes) -> str:
+    """The keyed digest a save carries: hex HMAC-SHA256 of the save's bytes under ``key``."""
+    return hmac.new(key, data, hashlib.sha256).hexdigest()
 
 
 class ProtocolError(Exception):
@@ -118,6 +137,8 @@ class _Load(msgspec.Struct, kw_only=True):
     data: str
     format: Literal["msgpack", "json"] = "msgpack"
     game: str | None = None
+    signature: str | None = None
+    admin_token: str | None = None
 
 
 # ---------------------------------------------------------------- server
@@ -170,11 +191,22 @@ class Server:
     Args:
         registry: where to find games (default: installed plugins).
         max_matches: most matches kept at once.
+        save_key: the key ``save`` signs with and ``load`` verifies (bytes or text);
+            default: :data:`KEY_ENV` if set, else a per-process secret (saves then load only
+            in this process without the admin token).
+        admin_token: the operator's token that lets ``load`` take a save this server did
+            not sign; default: :data:`ADMIN_ENV` if set, else none (such saves are refused).
     """
 
-    def __init__(self, registry: Registry | None = None, *, max_matches: int = MAX_MATCHES) -> None:
+    def __init__(self, registry: Registry | None = None, *, max_matches: int = MAX_MATCHES,
+                 save_key: bytes | str | None = None, admin_token: str | None = None) -> None:
         self.registry = registry if registry is not None else default_registry()
         self.max_matches = max_matches
+        key = save_key if save_key is not None else os.environ.get(KEY_ENV)
+        if isinstance(key, str):
+            key = key.encode()
+        self._key: bytes = key if key else secrets.token_bytes(32)
+        self._admin_token = admin_token if admin_token is not None else os.environ.get(ADMIN_ENV)
         self.matches: dict[str, _Entry] = {}
         self.closed = False
         self._next_id = 1
@@ -367,8 +399,11 @@ class Server:
         self._admin(entry, r.admin_token)
         match = entry.match
         if r.format == "json":
-            return {"format": "json", "data": match.to_json().decode()}
-        return {"format": "msgpack", "data": base64.b64encode(match.to_bytes()).decode()}
+            text = match.to_json()
+            return {"format": "json", "data": text.decode(), "signature": sign_save(self._key, text)}
+        data = match.to_bytes()
+        return {"format": "msgpack", "data": base64.b64encode(data).decode(),
+                "signature": sign_save(self._key, data)}
 
     def op_replay(self, req: dict[str, Any]) -> dict[str, Any]:
         """``replay``: the replay record so far, admin token required."""
@@ -390,6 +425,7 @@ class Server:
                 data = base64.b64decode(r.data, validate=True)
             except (binascii.Error, ValueError) as exc:
                 raise ProtocolError("bad_request", f"data is not base64: {exc}") from None
+        self._trust(data, r.signature, r.admin_token)
         if len(self.matches) >= self.max_matches:
             raise ProtocolError("limit", f"this session already holds {self.max_matches} matches")
         try:
@@ -404,6 +440,22 @@ class Server:
         except StateDecodeError as exc:
             raise ProtocolError("bad_save", str(exc)) from None
         return self._register(match)
+
+    def _trust(self, data: bytes, signature: str | None, admin_token: str | None) -> None:
+        """Refuse a save this server did not sign, unless the operator's admin token is given.
+
+        Raises:
+            ProtocolError: ``forbidden``, before the save is decoded.
+        """
+        if signature is not None and hmac.compare_digest(
+                signature.encode(), sign_save(self._key, data).encode()):
+            return
+        operator = self._admin_token
+        if operator and admin_token is not None and hmac.compare_digest(
+                admin_token.encode(), operator.encode()):
+            return
+        raise ProtocolError("forbidden", "this server did not sign this save: loading an unsigned "
+                                         "or foreign save needs the operator's admin_token")
 
     def op_close(self, req: dict[str, Any]) -> dict[str, Any]:
         """``close``: forget a match (admin token required)."""

@@ -92,6 +92,16 @@ class GameSpec(Generic[S]):
         card_data_keys: names of ``Option.data`` fields whose values are card instance
             ids (an int, or several as comma-separated text): a seat's choice shows
             them as its aliases (:func:`tcgcore.card_alias`), like ``Option.card``.
+            loaded save after the core's own checks (``tcgcore._validate``): the
+            game's facts (card codes, per-seat lists, its steps' seats, cards, names
+            and ranges, the pending choice against the step that asked it; the
+            ``rule_*`` helpers and :func:`tcgcore.check_fields` check fields); a
+            problem (naming the field path) becomes a :class:`StateDecodeError`.
+        trigger_abilities: the ability names ``resolve_trigger`` knows; a loaded
+            trigger with any other name is refused (``None``: not checked).
+        resume_steps: the game's step types that read an answer (the ``resume`` of its
+            ``ask`` calls); a loaded stack may hold one only on top, under the pending
+            choice, and a pending choice must wait on one (``None``: not checked).
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -129,6 +139,8 @@ class GameSpec(Generic[S]):
         observation_layout: Callable[[int], ObservationLayout] | None = None,
         action_layout: Callable[[int], ActionLayout] | None = None,
         card_data_keys: Iterable[str] = (),
+        trigger_abilities: Iterable[str] | None = None,
+        resume_steps: Iterable[type[Step]] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -168,6 +180,10 @@ class GameSpec(Generic[S]):
         self.observation_layout = observation_layout
         self.action_layout = action_layout
         self.card_data_keys = frozenset(card_data_keys)
+        self.trigger_abilities = (frozenset(trigger_abilities) if trigger_abilities is not None
+                                  else None)
+        self.resume_steps: frozenset[type[Step]] | None = (
+            frozenset(resume_steps) if resume_steps is not None else None)
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

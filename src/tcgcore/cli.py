@@ -551,7 +551,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="look as this seat while stepping (default: all, omniscient)")
     p_replay.set_defaults(func=_cmd_replay)
 
-    p_serve = sub.add_parser("serve", help="answer the JSON-lines protocol (docs/protocol.md)")
+    p_serve = sub.add_parser(
+        "serve", help="answer the JSON-lines protocol (docs/protocol.md)",
+        epilog="Environment: TCGCORE_SERVE_KEY signs saves (default: a per-process secret); "
+               "TCGCORE_SERVE_ADMIN_TOKEN lets 'load' take a save this server did not sign.")
     p_serve.add_argument("--stdio", action="store_true",
                          help="requests on stdin, responses on stdout, one JSON object per line")
     p_serve.set_defaults(func=_cmd_serve)

@@ -18,6 +18,7 @@ It uses only the public ``tcgcore`` API; ``docs/plugin-guide.md`` walks through 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Union
 
 import msgspec
@@ -331,14 +332,117 @@ def describe(state: SparksState, event: Event) -> str:
     return f"{who} {event.kind} {dict(event.data) if event.data else ''}".strip()
 
 
+#: Each zone of a Sparks match: kind, owner, visibility, capacity, slotted (see ``setup``).
+_ZONES: dict[str, tuple[str, int, str, int | None, bool]] = {
+    _z(kind, seat): (kind, seat, vis, cap, slotted) for seat in range(2)
+    for kind, vis, cap, slotted in (("deck", "hidden", None, False),
+                                    ("hand", "owner", None, False),
+                                    ("arena", "public", 1, True),
+                                    ("discard", "public", None, False))}
+
+#: The triggered abilities :func:`resolve` carries out.
+ABILITIES = frozenset({"blaze_mill", "flare_draw", "flare_mill", "shield_bonus", "ember_draw"})
+
+#: One letter per step type, to check the stack's order as a word.
+_LETTERS: dict[type[Any], str] = {
+    Mulligan: "M", MulliganAnswer: "m", StartRound: "R", SetCard: "S", SetCardAnswer: "s",
+    Reveal: "V", ScoreClash: "C", Cleanup: "X", tcgcore.TriggerWindow: "W",
+    tcgcore.TriggerPick: "P", tcgcore.TriggerOptIn: "O", tcgcore.ResolveTrigger: "T",
+}
+
+#: The stacks a Sparks match can wait on (bottom first): a mulligan, a card to set, or a
+#: trigger choice after the reveal (Flare, Blaze, Shield) or after the clash (Ember).
+_WAITING = re.compile(r"RM?m|XCVS?s|XC?W?[PO]")
+
+_STEP_RULES = {"player": tcgcore.rule_seat}
+
+
+def _arena(state: SparksState, seat: int) -> int:
+    return state.zones[_z("arena", seat)].cards[0]
+
+
+def _pending_problem(state: SparksState, word: str) -> str | None:
+    """The pending choice against the step that asked it (the top of the stack)."""
+    pending = state.pending
+    assert pending is not None
+    top = state.stack[-1]
+    if isinstance(top, (MulliganAnswer, SetCardAnswer)):
+        mulligan = isinstance(top, MulliganAnswer)
+        seat = top.player
+        if word in ("RMm", "XCVSs"):  # the first of the two seats to answer
+            first = 0 if mulligan else state.active_player
+        else:
+            first = 1 if mulligan else 1 - state.active_player
+        if seat != first or any(getattr(s, "player", -1) == seat for s in state.stack[:-1]):
+            return f"stack[-1].player: seat {seat} does not answer at this point"
+        kind, lo, hi = ("mulligan", 0, 3) if mulligan else ("set_card", 1, 1)
+        hand = state.zones[_z("hand", seat)].cards
+        if (pending.kind != kind or pending.player != seat or (pending.min, pending.max) != (lo, hi)
+                or [(o.key, o.card) for o in pending.options]
+                != [(f"card:{c}", c) for c in hand]):
+            return f"pending: not the {kind} choice of seat {seat} (one option per hand card)"
+        if not mulligan:
+            for other in range(2):
+                filled = _arena(state, other) != tcgcore.EMPTY_SLOT
+                if filled != (other != seat and word == "XCVs"):
+                    return f"zones['arena.{other}']: does not fit the set_card choice of {seat}"
+        return None
+    # a trigger choice (the core checked it against its window): after the reveal or clash
+    if any(_arena(state, seat) == tcgcore.EMPTY_SLOT for seat in range(2)):
+        return "zones: a trigger waits but an arena is empty"
+    return None
+
+
 def validate(state: SparksState) -> str | None:
-    """Game facts a loaded save must respect: known card codes, two scores."""
+    """Game facts a loaded save must respect (``spec.validate_state``), so that it can be
+    played on: the zones of two seats, known card codes, one score and one bonus per seat in
+    the ranges the rules use, the options' ranges, a stack in an order the rules produce, each
+    waiting step's seat, the triggers' sources (the cards in the arenas) and the pending
+    choice equal to the one its step asks (the hand's cards as ``card:<id>``).
+
+    Returns:
+        ``None``, or the problem naming the field path.
+    """
+    opts = state.options
+    if not 1 <= opts.target <= 1000 or not 1 <= opts.copies <= 50:
+        return f"options: target {opts.target} / copies {opts.copies} out of range"
+    zones = state.zones
+    if len(zones) != 8:
+        return f"zones: {len(zones)} zones, Sparks has 8"
+    for zone_id, shape in _ZONES.items():
+        zone = zones.get(zone_id)
+        if zone is None or (zone.kind, zone.owner, zone.visibility, zone.capacity,
+                            zone.slotted) != shape:
+            return f"zones[{zone_id!r}]: missing or not the zone setup makes"
     for card in state.cards:
         if card.code not in CARDS:
-            return f"card {card.id} has unknown code {card.code!r}"
+            return f"cards[{card.id}].code: unknown code {card.code!r}"
+        if card.controller != card.owner or zones[card.zone].owner != card.owner:
+            return f"cards[{card.id}]: a card stays its owner's, in its owner's zones"
     if len(state.scores) != 2 or len(state.bonus) != 2:
-        return "scores and bonus need one entry per seat"
-    return None
+        return "scores, bonus: one entry per seat"
+    for seat in range(2):
+        if not 0 <= state.scores[seat] <= opts.target:
+            return f"scores[{seat}]: {state.scores[seat]} is outside 0..{opts.target}"
+        if state.bonus[seat] not in (0, 3):
+            return f"bonus[{seat}]: {state.bonus[seat]} is not 0 or 3"
+    if state.result is not None:
+        return None
+    if any(score >= opts.target for score in state.scores):
+        return "scores: a seat reached the target but the match goes on"
+    problem = tcgcore.check_fields(state, state.stack, _STEP_RULES, "stack")
+    if problem:
+        return problem
+    word = "".join(_LETTERS.get(type(step), "?") for step in state.stack)
+    if not _WAITING.fullmatch(word):
+        return f"stack: steps in an order the rules never wait in ({word})"
+    for step in state.stack:
+        if isinstance(step, (tcgcore.TriggerWindow, tcgcore.TriggerPick, tcgcore.TriggerOptIn)):
+            triggers = step.trigger if isinstance(step, tcgcore.TriggerOptIn) else step.triggers
+            for trig in [triggers] if isinstance(triggers, Trigger) else triggers:
+                if trig.source is None or trig.source != _arena(state, trig.player):
+                    return f"stack: trigger {trig.id!r} is not about the card in its seat's arena"
+    return _pending_problem(state, word)
 
 
 def card_name(code: str) -> str:
@@ -372,6 +476,8 @@ def render_panel(view: tcgcore.View) -> list[str]:
 spec.view_extra = view_extra
 spec.describe_event = describe
 spec.validate_state = validate
+spec.trigger_abilities = ABILITIES
+spec.resume_steps = frozenset({MulliganAnswer, SetCardAnswer})
 spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card

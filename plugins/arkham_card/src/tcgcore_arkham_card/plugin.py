@@ -37,6 +37,7 @@ from .rules import (
 )
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
 from .state import ArkhamState
+from .validation import RESUME_STEPS, state_problem
 
 __all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extra"]
 
@@ -410,7 +411,7 @@ def validate(state: ArkhamState) -> str | None:
             return f"inv[{s}].card: {inv.card} is not the investigator card {inv.code!r}"
         if inv.location != -1 and f"at.{inv.location}" not in state.zones:
             return f"inv[{s}].location: {inv.location} is not a location"
-    return _validate_bag(state) or _validate_scenario(state)
+    return _validate_bag(state) or _validate_scenario(state) or state_problem(state)
 
 
 def _validate_bag(state: ArkhamState) -> str | None:
@@ -605,6 +606,7 @@ def _seat_name(panel: dict[str, Any], seat: int) -> str:
 spec.view_extra = view_extra
 spec.describe_event = describe
 spec.validate_state = validate
+spec.resume_steps = RESUME_STEPS
 spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card

@@ -12,6 +12,7 @@ from typing import Any
 import tcgcore
 from tcgcore import Event, View
 
+from . import validation
 from .agents import make_heuristic, make_random
 from .cards import CardDef, get_pool, load_pathways
 from .decks import check_deck_text
@@ -384,20 +385,10 @@ def _check_deck(text: str, source: str) -> list[str]:
     return check_deck_text(text, source)
 
 
-def validate_state(state: GuimiState) -> str | None:
-    """Game facts a loaded save must respect: its card pool loads and knows every card code."""
-    try:
-        defs = get_pool(state.pool).cards
-    except tcgcore.TcgcoreError as exc:
-        return f"card pool {state.pool!r} cannot be loaded: {exc}"
-    for card in state.cards:
-        if card.code not in defs:
-            return f"card {card.id} has unknown code {card.code!r}"
-    return None
-
-
 spec.view_extra = view_extra
-spec.validate_state = validate_state
+spec.validate_state = validation.validate_state
+spec.resume_steps = validation.RESUME_STEPS
+spec.trigger_abilities = frozenset()  # Guimi resolves its abilities as steps, not core triggers
 spec.describe_event = describe
 spec.card_name = card_name
 spec.card_text = card_text

@@ -132,7 +132,7 @@ def test_A972_1_to_A972_6_every_problem_at_once_with_code_and_name() -> None:
     assert "deck has 4 cards, Roland Banks needs 30" in joined  # A972.1
     assert "01007 Cover Up: required card of Roland Banks is missing" in joined  # A972.4
     assert "random basic weakness" in joined  # A972.5
-    assert "01116 Ghoul Priest: a enemy card cannot be in a deck" not in joined or True
+    assert "01116 Ghoul Priest: a story card cannot be in a deck" in joined  # A972.2, encounter
     assert check_deck(text(dict(ROLAND, investigator_code="01999")), "x") == [
         "unknown investigator code '01999'"]
 

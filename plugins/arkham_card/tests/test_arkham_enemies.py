@@ -303,3 +303,41 @@ def test_A615_5_a_discarded_enemy_is_not_defeated() -> None:
     answer(m, "advance_act")
     assert codes_in(m, "victory") == [] and "t_stalker" in codes_in(m, "encounter_discard")
     assert kind(m) == "action" and not events(m, "enemy_defeated")
+
+
+def test_A605_2_hunter_moves_toward_the_nearest_investigator_not_the_farthest() -> None:
+    """A605.2: rooms A-B-C-D in a row, the lead in A (two away), the other investigator in D
+    (one away) and a hunter in C: it moves into D and engages the nearer investigator."""
+    m = scenario(desc(inv(), inv("t_inv_seeker", location="t_loc_d"), phase="enemy",
+                      enemies=[{"code": "t_rat", "location": "t_loc_c"}]))
+    rat = enemy(m, "t_rat")
+    assert st(m).cards[rat].zone == "threat.1"
+    assert st(m).inv[1].location == loc(m, "t_loc_d")
+    assert st(m).inv[0].location == loc(m, "t_loc_a")
+
+
+def test_A605_2_hunter_engages_the_nearer_lead_rather_than_the_farther_investigator() -> None:
+    """A605.2: a hunter in B, the lead one away in A and the other investigator two away in D:
+    it moves into A and engages the lead (towards D it would stop in C)."""
+    m = scenario(desc(inv(), inv("t_inv_seeker", location="t_loc_d"), phase="enemy",
+                      enemies=[{"code": "t_rat", "location": "t_loc_b"}]))
+    assert st(m).cards[enemy(m, "t_rat")].zone == "threat.0"
+
+
+def test_A417_5_enemy_is_exhausted_after_its_enemy_phase_attack() -> None:
+    """A417.5: each enemy that attacks in the enemy phase is exhausted afterwards (the state,
+    seen while the second enemy's attack waits for a choice), not only announced."""
+    m = scenario(desc(inv(assets=["t_charm"]), phase="enemy",
+                      enemies=[{"code": "t_ghoul", "engaged": 0},
+                               {"code": "t_ghoul", "engaged": 0}]))
+    first, second = enemy(m, "t_ghoul", 0), enemy(m, "t_ghoul", 1)
+    assert kind(m) == "attack_order"
+    answer(m, f"enemy:{first}")
+    assert kind(m) == "assign_horror"  # the first attack, before it is over
+    assert not st(m).cards[first].exhausted
+    answer(m, "inv")
+    assert kind(m) == "assign_horror"  # the second attack waits; the first is done
+    assert st(m).cards[first].exhausted and not st(m).cards[second].exhausted
+    assert st(m).cards[first].zone == "threat.0"  # exhausted, still engaged (A417.5)
+    answer(m, "inv")
+    assert st(m).inv[0].horror == 2 and st(m).inv[0].damage == 2

@@ -56,6 +56,22 @@ def test_112_1a_three_corruption_in_one_damage_step() -> None:
     assert went_mad(m, 1) == ["three_in_damage_step"]
 
 
+def test_112_1a_exactly_three_corruption_in_one_damage_step_is_enough() -> None:
+    """112.1a at its threshold: one check of 1 corruption (same pathway, lower sequence) and one
+    of 2 make exactly 3 in one damage step: the RB goes mad. Two checks of 1 make 2: it does
+    not."""
+    m = hit_rb(hunter(sequence=8, deck=["hunter_b7", "assassin_b9"] + ["assassin_b8"] * 10),
+               bonus=1)
+    assert m.state.corruption[1] == 3
+    assert m.state.mad[1] == 1
+    assert went_mad(m, 1) == ["three_in_damage_step"]
+    m = hit_rb(hunter(sequence=8, deck=["hunter_b7", "hunter_b7"] + ["assassin_b8"] * 10),
+               bonus=1)
+    assert m.state.corruption[1] == 2
+    assert m.state.mad[1] == 0
+    assert went_mad(m, 1) == []
+
+
 def test_112_1b_fifth_face_down_card() -> None:
     """112.1b, 035.2: the fifth face-down status card drives the RB mad."""
     m = hit_rb(hunter(status=[FD] * 4))

@@ -118,6 +118,14 @@ def test_a_window_from_a_handler_that_asked_opens_below_the_resume_step() -> Non
     assert m.result is not None and m.result.reason == "done"
 
 
+def test_only_the_resume_step_reads_the_answer() -> None:
+    """Step 8: the answer is cleared once the resume step returns, so no later step (here the
+    trigger window and `After`) can read it, and the finished state holds none."""
+    m = _match()
+    m.choose(0, "yes")
+    assert m.state.answer is None
+
+
 def test_a_window_from_a_handler_that_did_not_ask_opens_above_its_queued_work() -> None:
     """Step 8: without a choice the window goes on top, so the trigger resolves before the
     step the handler queued."""

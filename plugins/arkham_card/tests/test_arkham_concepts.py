@@ -149,6 +149,7 @@ def test_A416_5_each_enemy_one_attack_of_opportunity_per_action() -> None:
     answer(m, keys(m)[0])
     assert sorted(e.card or 0 for e in events(m, "enemy_attacks")) == sorted(
         [enemy(m, "t_ghoul"), enemy(m, "t_rat")])
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (2, 1)  # Ghoul 1/1 and Rat 1/0, once
 
 
 def test_A417_4_A417_5_A417_7_enemy_phase_steps() -> None:

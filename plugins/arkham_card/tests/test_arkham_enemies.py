@@ -210,6 +210,7 @@ def test_A611_5_massive_attack_of_opportunity_only_on_provoker() -> None:
     answer(m, "inv:0")
     answer(m, "resource")
     assert [e.player for e in events(m, "enemy_attacks")] == [0]
+    assert st(m).inv[0].damage == 2 and st(m).inv[1].damage == 0
 
 
 def test_A612_1_A612_2_surge_draws_another() -> None:
@@ -266,6 +267,7 @@ def test_A608_3_an_enemy_that_cannot_attack_never_retaliates() -> None:
     answer(m, f"fight:{shy}")
     answer(m, f"evade:{shy}")
     assert not events(m, "enemy_attacks")
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (0, 0)
 
 
 def test_A901_1_when_effect_cancels_the_attack() -> None:

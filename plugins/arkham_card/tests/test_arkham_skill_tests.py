@@ -196,6 +196,7 @@ def test_doubled_negative_modifier_when_evading() -> None:
                       enemies=[{"code": "t_nightgaunt", "engaged": 0}]))
     answer(m, f"evade:{enemy(m, 't_nightgaunt')}")
     assert events(m, "test_failed")[0].data["value"] == 0  # 4 - 2 x 2
+    assert st(m).cards[enemy(m, "t_nightgaunt")].zone == "threat.0"  # still engaged
 
 
 def test_A507_3_when_you_would_fail_play_a_card() -> None:

@@ -76,6 +76,9 @@ def test_112_1b_fifth_face_down_card() -> None:
     """112.1b, 035.2: the fifth face-down status card drives the RB mad."""
     m = hit_rb(hunter(status=[FD] * 4))
     assert went_mad(m, 1) == ["face_down_5"]
+    assert m.state.mad[1] == 1
+    m = hit_rb(hunter(status=[FD] * 3))  # the fourth face-down card: not yet
+    assert went_mad(m, 1) == [] and m.state.mad[1] == 0
 
 
 def test_018_1_death_first_then_mad_while_dead_loses() -> None:

@@ -17,8 +17,8 @@ For each target the script:
    ``PYTHONPATH`` puts the copy's packages before the editable installs;
 2. makes a cosmic-ray session (``mutation/work/<target>.sqlite``), or keeps the one made for
    the same module text, operators and functions: a stopped run continues where it stopped;
-3. skips the mutants of operators outside ``OPERATORS``, of lines outside the functions and
-   those that are not valid Python;
+3. skips the mutants of operators outside ``OPERATORS``, of lines outside the functions, of
+   annotations and those that are not valid Python;
 4. runs the selected tests once unmutated (they must pass; the time sets the timeout), then
    ``cosmic-ray exec``: one mutant at a time, each against those tests (``pytest -x``);
 5. prints the score: killed / (killed + surviving - equivalent), the equivalent mutants
@@ -122,7 +122,10 @@ def function_lines(module: Path, functions: list[str]) -> set[int]:
 
 
 def test_command(tests: list[str]) -> str:
-    return f"{sys.executable} -m pytest -x -q -p no:cacheprovider --no-header {' '.join(tests)}"
+    # without hypothesis's pytest plugin, whose start-up costs more CPU than the selected tests
+    # (@given tests run the same without it)
+    return (f"{sys.executable} -m pytest -x -q -p no:cacheprovider -p no:hypothesispytest "
+            f"--no-header {' '.join(tests)}")
 
 
 def write_config(name: str, target: dict[str, Any], timeout: float) -> Path:
@@ -167,12 +170,42 @@ def prepare_session(name: str, target: dict[str, Any], cfg: Path) -> Path:
         work_db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
                                                       output="not selected"))
         chosen = set(skip)
+        typed = annotation_spans(code)
+        notes = [item.job_id for item in items if item.job_id not in chosen
+                 and in_annotation(typed, item.mutations[0].start_pos)]
+        work_db.set_multiple_results(notes, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                                       output="in an annotation"))
+        chosen.update(notes)
         invalid = [item.job_id for item in items
                    if item.job_id not in chosen and not _compiles(code, item.mutations[0])]
         work_db.set_multiple_results(invalid, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
                                                          output="not valid Python"))
     keyfile.write_text(key)
     return db
+
+
+def annotation_spans(code: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the annotations are (parameters, return types, annotated names), as
+    ``((line, column), (end line, end column))``. With ``from __future__ import annotations``
+    they are strings no rule evaluates; mutating them tests the type checker, not the tests."""
+    spans = []
+    for node in ast.walk(ast.parse(code)):
+        notes: list[ast.expr | None] = []
+        if isinstance(node, ast.arg):
+            notes.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            notes.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            notes.append(node.annotation)
+        for note in notes:
+            if note is not None and note.end_lineno is not None and note.end_col_offset is not None:
+                spans.append(((note.lineno, note.col_offset), (note.end_lineno, note.end_col_offset)))
+    return spans
+
+
+def in_annotation(spans: list[tuple[tuple[int, int], tuple[int, int]]],
+                  pos: tuple[int, int]) -> bool:
+    return any(a <= tuple(pos) < b for a, b in spans)
 
 
 def _compiles(code: str, mutation: Any) -> bool:
@@ -224,7 +257,9 @@ def report(name: str, target: dict[str, Any]) -> str:
     db = WORK / f"{name}.sqlite"
     if not db.exists():
         return f"| {name} | not run | | | | |"
-    source = (ROOT / target["module"]).read_text().splitlines()
+    code = (ROOT / target["module"]).read_text()
+    source = code.splitlines()
+    typed = annotation_spans(code)
     equivalent = [e for e in load_equivalent() if e["module"] == target["module"]]
     killed = survived = equiv = pending = 0
     lines: list[str] = []
@@ -235,7 +270,8 @@ def report(name: str, target: dict[str, Any]) -> str:
             if result is None:
                 pending += 1
                 continue
-            if result.worker_outcome == WorkerOutcome.SKIPPED:
+            if result.worker_outcome == WorkerOutcome.SKIPPED or in_annotation(
+                    typed, item.mutations[0].start_pos):
                 continue
             if result.test_outcome != TestOutcome.SURVIVED:
                 killed += 1  # a failing test, a timeout or a mutant that cannot even import

@@ -78,7 +78,10 @@ def test_update_card_errors(registry: tcgcore.Registry) -> None:
 @pytest.mark.parametrize(("changes", "message"), [
     ({"exhausted": "yes"}, "exhausted must be a bool"),
     ({"face_down": 1}, "face_down must be a bool"),
-    ({"controller": 2}, "controller must be a seat"),
+    ({"controller": 2}, r"controller must be a seat \(0\.\.1\), not 2"),  # 2 seats: 0 and 1
+    ({"owner": 1}, None),  # the last seat is a seat
+    ({"attached_to": 0}, None),  # the first card is a card
+    ({"attached_to": -1}, "attached_to must be a card instance id"),
     ({"owner": True}, "owner must be a seat"),
     ({"attached_to": 10_000}, "attached_to must be a card instance id"),
     ({"code": ""}, "code must be a card code"),
@@ -89,10 +92,14 @@ def test_update_card_errors(registry: tcgcore.Registry) -> None:
     ({"exhausted": True, "controller": -1}, "controller must be a seat"),
 ])
 def test_update_card_refuses_bad_values_and_changes_nothing(
-        registry: tcgcore.Registry, changes: dict[str, Any], message: str) -> None:
+        registry: tcgcore.Registry, changes: dict[str, Any], message: str | None) -> None:
     m = _new(registry)
     before = m.state_bytes()
     card = m.state.cards[0]
+    if message is None:  # the boundary on the legal side: accepted
+        new = m.engine.update_card(0, **changes)
+        assert all(getattr(new, k) == v for k, v in changes.items())
+        return
     with pytest.raises(EngineError, match=message):
         m.engine.update_card(0, **changes)
     assert m.state_bytes() == before and m.state.cards[0] is card

@@ -72,6 +72,7 @@ def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Regi
     ({"reveal": None}, "reveal must be"),
     ({"reset": "yes"}, "reset must be True, False or None"),
     ({"controller": 7}, r"controller must be a seat \(0\.\.1\) or None, not 7"),
+    ({"controller": 2}, r"controller must be a seat \(0\.\.1\) or None, not 2"),
     ({"controller": -1}, "controller must be a seat"),
     ({"controller": True}, "controller must be a seat"),
     ({"controller": "0"}, "controller must be a seat"),
@@ -128,6 +129,20 @@ def test_ask_validates_the_choice_it_builds(registry: tcgcore.Registry) -> None:
     with pytest.raises(EngineError, match=r"asks 2\.\.2 of 1"):
         eng.ask(0, "x", "?", [Option(key="a", label="A")], min=2, max=2,
                 resume=sparks.StartRound())
+    with pytest.raises(EngineError, match=r"asks -1\.\.1 of 1"):  # min below 0 alone
+        eng.ask(0, "x", "?", [Option(key="a", label="A")], min=-1, max=1,
+                resume=sparks.StartRound())
+    with pytest.raises(EngineError, match=r"asks 1\.\.0 of 1"):  # max below min alone
+        eng.ask(0, "x", "?", [Option(key="a", label="A")], min=1, max=0,
+                resume=sparks.StartRound())
+    # at the boundaries: all of the options, or none of none, are legal questions
+    eng.ask(0, "x", "?", [Option(key="a", label="A"), Option(key="b", label="B")], min=2,
+            max=2, resume=sparks.StartRound())
+    pending = eng.state.pending
+    assert pending is not None and (pending.min, pending.max) == (2, 2)
+    eng.state.pending = None
+    eng.ask(0, "y", "?", [], min=0, max=0, resume=sparks.StartRound())
+    assert eng.state.pending is not None and eng.state.pending.options == []
     with pytest.raises(EngineError, match="answer"):
         _ = eng.answer
 
@@ -274,3 +289,67 @@ def test_a_state_field_without_a_default_is_refused_when_the_game_is_defined() -
     with pytest.raises(EngineError, match=r"subclass of tcgcore\.GameState"):
         tcgcore.GameSpec(name="notastate", version="1.0.0", state_type=dict,  # type: ignore[type-var]
                          setup=lambda eng, opts: None)
+
+
+def test_seen_by_names_exactly_the_seats_that_saw_the_card(registry: tcgcore.Registry) -> None:
+    """Event redaction (architecture.md, "The data model"): a move or a flip is seen by the
+    seats that could see the card before or after it; when that is every seat, the event is
+    public (ALL_PLAYERS, so spectators see it too), and a seat that saw neither side gets the
+    event without the card."""
+    m = _new(registry)
+    eng = m.engine
+    card = eng.zone("hand.0").cards[0]
+    # owner-only hand of seat 0 -> owner-only hand of seat 1: both seats, so everybody
+    assert eng.move(card, "hand.1", controller=1).seen_by == ALL_PLAYERS
+    # hidden deck -> hand.1: seat 1 only
+    top = eng.zone("deck.1").cards[0]
+    assert eng.move(top, "hand.1").seen_by == 0b10
+    assert m.events_since(m.state.event_count - 1, player=0)[0].card is None
+    assert m.events_since(m.state.event_count - 1, player=1)[0].card == top
+    # a face-down card controlled by seat 1 in seat 0's hand, turned face up: seat 1 saw it
+    # face down, seat 0 sees it in its hand: every seat
+    mine = eng.zone("hand.0").cards[0]
+    eng.update_card(mine, face_down=True, controller=1)
+    assert eng.seen_mask(m.state.cards[mine]) == 0b10
+    assert eng.flip(mine, face_down=False).seen_by == ALL_PLAYERS
+    # seat 0's own card turned face down in its hand: seat 0 before and after, only seat 0
+    eng.update_card(mine, controller=0)
+    assert eng.flip(mine, face_down=True).seen_by == 0b01
+    assert eng.seen_mask(m.state.cards[mine]) == 0b01
+    spectator = m.events_since(m.state.event_count - 1, player=None)[0]
+    assert spectator.card is None
+
+
+def test_move_into_an_open_zone_with_a_capacity_stops_at_the_capacity(
+        registry: tcgcore.Registry) -> None:
+    """A zone with a capacity that is not slotted takes cards up to it; one more is refused
+    and the card stays where it was (the move's fast path is only for zones without one)."""
+    m = _new(registry)
+    eng = m.engine
+    eng.add_zone("pile", "pile", capacity=2)
+    first, second, third = eng.zone("deck.0").cards[:3]
+    eng.move(first, "pile")
+    eng.move(second, "pile")
+    assert eng.zone("pile").cards == [first, second]
+    with pytest.raises(EngineError, match=r"zone 'pile' is full \(2\)"):
+        eng.move(third, "pile")
+    assert eng.zone("pile").cards == [first, second]
+    assert m.state.cards[third].zone == "deck.0" and third in eng.zone("deck.0").cards
+
+
+def test_can_see_follows_zone_visibility_and_facing(registry: tcgcore.Registry) -> None:
+    """Engine.can_see: nobody sees into a hidden zone (not even the owner); a face-down card
+    only its controller; a public face-up card everybody (spectators too); an owner-only zone
+    its owner."""
+    m = _new(registry)
+    eng = m.engine
+    state = m.state
+    deck_card = state.cards[eng.zone("deck.0").cards[0]]
+    assert [eng.can_see(p, deck_card) for p in (0, 1, None)] == [False, False, False]
+    hand_card = state.cards[eng.zone("hand.0").cards[0]]
+    assert [eng.can_see(p, hand_card) for p in (0, 1, None)] == [True, False, False]
+    eng.move(hand_card.id, "discard.0")
+    public = state.cards[hand_card.id]
+    assert [eng.can_see(p, public) for p in (0, 1, None)] == [True, True, True]
+    down = eng.update_card(hand_card.id, face_down=True, controller=1)
+    assert [eng.can_see(p, down) for p in (0, 1, None)] == [False, True, False]

@@ -233,6 +233,16 @@ def test_spec_rejects_duplicate_handlers() -> None:
         sparks.spec.handles(sparks.StartRound)(lambda eng, step: None)
 
 
+def test_move_hands_a_card_to_any_seat_including_the_first(registry: tcgcore.Registry) -> None:
+    """Engine.move(controller=...): seats 0 and n-1 are seats."""
+    m = _new(registry)
+    eng = m.engine
+    card = eng.zone("hand.1").cards[0]
+    assert eng.move(card, "discard.1", controller=0).player == 0
+    assert m.state.cards[card].controller == 0
+    assert eng.move(card, "discard.0", controller=1).player == 1
+
+
 def test_move_reset_policy(registry: tcgcore.Registry) -> None:
     m = _new(registry)
     eng = m.engine

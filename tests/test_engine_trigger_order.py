@@ -209,3 +209,27 @@ def test_without_forced_first_the_seat_orders_forced_and_optional_triggers() -> 
     assert m.pending is not None and m.pending.prompt == "Use optional?"  # no label: the ability
     m.choose(0, "no")
     assert m.state.log == ["trigger:7", "finish"]
+
+
+def test_a_declined_trigger_is_seen_by_whoever_sees_its_card_and_its_controller() -> None:
+    """Declining an optional trigger is recorded (``trigger_declined``) with its card visible
+    to the seats that see the card, plus the declining seat: a public card's refusal is
+    public, a hidden card's is seen by its controller alone."""
+    public = Trigger(id="o", player=1, ability="optional", optional=True, source=0)
+    m = _window_of(public)
+    assert m.pending is not None and m.pending.player == 1
+    m.choose(1, "no")
+    declined = [e for e in m.events_since(0, player=1) if e.kind == "trigger_declined"]
+    assert [e.seen_by for e in declined] == [tcgcore.ALL_PLAYERS]
+    assert m.state.log == ["finish"]  # declined: not resolved
+    m = _match(ask=False)
+    m.engine.add_zone("vault", "vault", visibility="hidden")
+    m.engine.move(0, "vault")
+    m.state.pending = None
+    m.state.result = None
+    m.engine.push(tcgcore.TriggerWindow(triggers=[public]), Finish())
+    m.engine.run()
+    m.choose(1, "no")
+    declined = [e for e in m.events_since(0, player=1) if e.kind == "trigger_declined"]
+    assert [e.seen_by for e in declined] == [0b10]
+    assert m.events_since(declined[0].seq, player=0)[0].card is None  # seat 0 sees no card

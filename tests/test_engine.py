@@ -59,6 +59,9 @@ def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Regi
     assert deck.cards == before and m.state.cards[second].zone == "deck.0"
     with pytest.raises(EngineError, match="no slot 3"):
         eng.move(second, "arena.1", slot=3)
+    with pytest.raises(EngineError, match="no slot -1"):  # not the last slot counted from the end
+        eng.move(second, "arena.1", slot=-1)
+    assert eng.zone("arena.1").cards == [tcgcore.EMPTY_SLOT]
     with pytest.raises(EngineError, match="no zone"):
         eng.move(second, "graveyard")
     with pytest.raises(EngineError, match="no card instance"):
@@ -205,6 +208,34 @@ def test_active_player_first_policy_orders_seats(registry: tcgcore.Registry) -> 
     trigs = [Trigger(id="a", player=0, ability="x"), Trigger(id="b", player=1, ability="y")]
     seat, pool = tcgcore.active_player_first(eng, trigs)
     assert seat == 1 and [t.id for t in pool] == ["b"]
+
+
+def test_active_player_first_goes_round_the_table_from_the_active_player(
+        registry: tcgcore.Registry) -> None:
+    """active_player_first with three seats: after the active seat 1 comes seat 2, then 0."""
+    eng = _new(registry).engine
+    eng.state.num_players = 3  # the policy reads only the seat count and the active player
+    eng.state.active_player = 1
+    trigs = [Trigger(id="a", player=0, ability="x"), Trigger(id="c", player=2, ability="z")]
+    seat, pool = tcgcore.active_player_first(eng, trigs)
+    assert seat == 2 and [t.id for t in pool] == ["c"]
+    eng.state.active_player = 2
+    seat, pool = tcgcore.active_player_first(eng, trigs)
+    assert seat == 2
+    eng.state.active_player = 0
+    seat, pool = tcgcore.active_player_first(eng, trigs[1:])
+    assert seat == 2 and [t.id for t in pool] == ["c"]
+
+
+def test_each_choice_gets_the_next_sequence_number(registry: tcgcore.Registry) -> None:
+    """Choice.seq counts the choices asked so far: 0, 1, 2, ... (state.choice_count)."""
+    m = _new(registry)
+    seqs = []
+    for _ in range(3):
+        assert m.pending is not None
+        seqs.append(m.pending.seq)
+        m.choose(m.pending.player, [] if m.pending.min == 0 else m.pending.keys[0])
+    assert seqs == [0, 1, 2] and m.state.choice_count == 4  # the third answer asked a fourth
 
 
 def test_priority_and_decided_by_policies(registry: tcgcore.Registry) -> None:

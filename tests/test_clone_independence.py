@@ -82,6 +82,7 @@ def test_update_card_errors(registry: tcgcore.Registry) -> None:
     ({"owner": 1}, None),  # the last seat is a seat
     ({"attached_to": 0}, None),  # the first card is a card
     ({"attached_to": -1}, "attached_to must be a card instance id"),
+    ({"code": "spark3"}, None),  # a code is a non-empty string
     ({"owner": True}, "owner must be a seat"),
     ({"attached_to": 10_000}, "attached_to must be a card instance id"),
     ({"code": ""}, "code must be a card code"),

@@ -48,3 +48,17 @@ def test_A907_1_every_card_can_reach_every_position_of_the_rebuilt_deck() -> Non
     assert {code: sorted(p) for code, p in where.items()} == {
         code: list(range(len(DISCARD))) for code in DISCARD}
     assert len(orders) > 30  # 120 orders are possible; a fixed or rotated order gives few
+
+
+def test_A907_2_nothing_to_rebuild_from_still_costs_one_horror() -> None:
+    """A907.2 at the edge: an empty deck and an empty discard pile draw nothing, and the
+    investigator still takes the 1 horror; the last card of a deck is drawn without a
+    rebuild and without horror."""
+    m = scenario(desc(investigator("t_inv_guard", [], discard=[])))
+    answer(m, "draw")
+    assert codes_in(m, "hand.0") == [] and codes_in(m, "deck.0") == []
+    assert st(m).inv[0].horror == 1
+    m = scenario(desc(investigator("t_inv_guard", ["t_guts"], discard=["t_knife"])))
+    answer(m, "draw")
+    assert codes_in(m, "hand.0") == ["t_guts"] and codes_in(m, "deck.0") == []
+    assert codes_in(m, "discard.0") == ["t_knife"] and st(m).inv[0].horror == 0

@@ -359,6 +359,9 @@ def test_seen_by_names_exactly_the_seats_that_saw_the_card(registry: tcgcore.Reg
     assert eng.seen_mask(m.state.cards[mine]) == 0b01
     spectator = m.events_since(m.state.event_count - 1, player=None)[0]
     assert spectator.card is None
+    # and seat 1's own card turned face down in its hand: only seat 1
+    theirs = eng.zone("hand.1").cards[-1]
+    assert eng.flip(theirs, face_down=True).seen_by == 0b10
 
 
 def test_move_into_an_open_zone_with_a_capacity_stops_at_the_capacity(

@@ -59,6 +59,14 @@ def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Regi
     assert deck.cards == before and m.state.cards[second].zone == "deck.0"
     with pytest.raises(EngineError, match="no slot 3"):
         eng.move(second, "arena.1", slot=3)
+    bottom = len(deck.cards)
+    eng.move(deck.cards[0], "deck.0", index=bottom - 1)  # to the last position, from the top
+    last = deck.cards[-1]
+    eng.move(top, "hand.0")
+    eng.move(top, "deck.0", index=len(deck.cards))  # the position after the last: the bottom
+    assert deck.cards[-2:] == [last, top]
+    with pytest.raises(EngineError, match=r"has no position 99"):
+        eng.move(top, "deck.0", index=99)
     with pytest.raises(EngineError, match="no slot -1"):  # not the last slot counted from the end
         eng.move(second, "arena.1", slot=-1)
     assert eng.zone("arena.1").cards == [tcgcore.EMPTY_SLOT]
@@ -106,6 +114,13 @@ def test_flip_refuses_a_facing_that_is_not_a_bool(registry: tcgcore.Registry,
     with pytest.raises(EngineError, match="face_down must be True or False"):
         m.engine.flip(card, face_down=face_down)
     assert m.state_bytes() == before
+
+
+def test_a_new_zone_is_public_ordered_and_open_by_default(registry: tcgcore.Registry) -> None:
+    """Engine.add_zone defaults: public, ordered, no owner, no capacity, not slotted."""
+    zone = _new(registry).engine.add_zone("pile", "pile")
+    assert (zone.visibility, zone.ordered, zone.owner, zone.capacity, zone.slotted) == (
+        "public", True, None, None, False)
 
 
 def test_zone_and_card_creation_errors(registry: tcgcore.Registry) -> None:
@@ -208,6 +223,16 @@ def test_active_player_first_policy_orders_seats(registry: tcgcore.Registry) -> 
     trigs = [Trigger(id="a", player=0, ability="x"), Trigger(id="b", player=1, ability="y")]
     seat, pool = tcgcore.active_player_first(eng, trigs)
     assert seat == 1 and [t.id for t in pool] == ["b"]
+
+
+def test_active_player_first_falls_back_to_the_first_trigger_of_no_seat(
+        registry: tcgcore.Registry) -> None:
+    """A trigger of no seat of the match (a plugin's mistake) is not lost: the first one's
+    player decides."""
+    eng = _new(registry).engine
+    trigs = [Trigger(id="a", player=5, ability="x"), Trigger(id="b", player=6, ability="y")]
+    seat, pool = tcgcore.active_player_first(eng, trigs)
+    assert seat == 5 and [t.id for t in pool] == ["a", "b"]
 
 
 def test_active_player_first_goes_round_the_table_from_the_active_player(

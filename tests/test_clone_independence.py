@@ -106,6 +106,15 @@ def test_update_card_refuses_bad_values_and_changes_nothing(
     assert m.state_bytes() == before and m.state.cards[0] is card
 
 
+def test_update_card_attaches_only_to_a_card_that_exists(registry: tcgcore.Registry) -> None:
+    """attached_to: the last card instance is a card, the id after it is not."""
+    m = _new(registry)
+    last = len(m.state.cards) - 1
+    assert m.engine.update_card(0, attached_to=last).attached_to == last
+    with pytest.raises(EngineError, match="attached_to must be a card instance id"):
+        m.engine.update_card(0, attached_to=last + 1)
+
+
 def test_counter_helpers_refuse_bad_names_and_values(registry: tcgcore.Registry) -> None:
     m = _new(registry)
     before = m.state_bytes()

@@ -67,6 +67,8 @@ def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Regi
     assert deck.cards[-2:] == [last, top]
     with pytest.raises(EngineError, match=r"has no position 99"):
         eng.move(top, "deck.0", index=99)
+    with pytest.raises(EngineError, match="no slot 1"):  # one slot: slot 0 only
+        eng.move(second, "arena.1", slot=1)
     with pytest.raises(EngineError, match="no slot -1"):  # not the last slot counted from the end
         eng.move(second, "arena.1", slot=-1)
     assert eng.zone("arena.1").cards == [tcgcore.EMPTY_SLOT]

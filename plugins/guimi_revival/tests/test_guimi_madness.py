@@ -191,9 +191,37 @@ def test_112_2_persistent_thresholds_option() -> None:
     assert m.state.dead[0]
 
 
+def test_112_2_persistent_thresholds_are_not_reached_one_card_below() -> None:
+    """112.2, 113.1 one below each threshold: 4 face-down status cards do not drive the RB
+    mad and 6 status cards do not kill it."""
+    m = build(game(player(status=[FD] * 4)), pool=POOL, threshold_checks="while_at_or_above")
+    assert m.state.mad[0] == 0
+    m = build(game(player(status=[FU] * 6)), pool=POOL, threshold_checks="while_at_or_above")
+    assert not m.state.dead[0] and m.state.cards[m.state.rb[0]].zone == "revival.0"
+
+
+def test_103_3_a_face_up_damage_check_gives_no_corruption() -> None:
+    """103.3, 111.1: a damage check of the RB's own pathway at its sequence or higher goes face
+    up and gives no corruption: no corruption is received or announced."""
+    m = hit_rb(hunter(deck=["hunter_b9"] * 12))
+    assert m.state.corruption[1] == 0 and len(ids(m, "status.1")) == 1
+    assert [e for e in m.events_since(0, player=1) if e.kind == "corruption"] == []
+
+
 def test_view_panel_shows_public_counters() -> None:
     """111.1, 031.3: the view panel shows corruption, madness, death and zone counts."""
     m = hit_rb(hunter(), bonus=1)
     panel = m.view(0).panel["players"][1]
     assert panel["corruption"] == 4 and panel["mad"] and panel["status"] == 2
     assert panel["status_face_down"] == 2 and not panel["dead"]
+
+
+def test_113_1_the_seventh_status_card_kills_the_sixth_does_not() -> None:
+    """113.1 at its threshold: a hit that brings the status zone to 6 cards leaves the RB
+    alive; one that brings it to 7 kills it (face-up cards, so no madness interferes)."""
+    m = hit_rb(hunter(status=[FU] * 5))
+    assert len(ids(m, "status.1")) == 6
+    assert not m.state.dead[1] and m.result is None
+    m = hit_rb(hunter(status=[FU] * 6), defeat_condition="death")
+    assert len(ids(m, "status.1")) == 7
+    assert m.state.dead[1] and m.result is not None and m.result.losers == [1]

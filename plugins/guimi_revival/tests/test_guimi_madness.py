@@ -72,6 +72,18 @@ def test_112_1a_exactly_three_corruption_in_one_damage_step_is_enough() -> None:
     assert went_mad(m, 1) == []
 
 
+def test_112_1a_counts_each_players_damage_step_from_zero() -> None:
+    """112.1a for the first player's RB too: the damage step's count starts at 0 for both
+    players, so exactly 3 corruption (1 + 2) drives seat 0's RB mad."""
+    unit: dict[str, Any] = {"code": "t_strong", "counters": {"bonus_dmg": 1}}
+    p0 = player("rb_hunter", sequence=8, deck=["hunter_b7", "assassin_b9"] + ["assassin_b8"] * 10)
+    m = build(game(p0, player(units=[unit, "", "", ""]), phase="battle", active=1), pool=POOL)
+    pick(m, f"attack:{m.state.rb[0]}", "attack")
+    finish_round(m)
+    assert m.state.corruption[0] == 3
+    assert m.state.mad[0] and went_mad(m, 0) == ["three_in_damage_step"]
+
+
 def test_112_1b_fifth_face_down_card() -> None:
     """112.1b, 035.2: the fifth face-down status card drives the RB mad."""
     m = hit_rb(hunter(status=[FD] * 4))
@@ -130,6 +142,9 @@ def test_113_4_dead_rb_corruption_and_loss() -> None:
     controller's turns; at 3 while dead it goes mad and its controller loses at once."""
     m = build(game(player(dead=True), phase="start"), pool=POOL)
     assert m.state.dead_corruption[0] == 1 and m.state.corruption[0] == 1
+    assert m.state.mad[0] == 0 and m.result is None  # 1 while dead: not yet
+    m = build(game(player(dead=True, dead_corruption=1), phase="start"), pool=POOL)
+    assert m.state.dead_corruption[0] == 2 and m.state.mad[0] == 0 and m.result is None
     m = build(game(player(dead=True, dead_corruption=2), phase="start"), pool=POOL)
     assert m.result is not None and m.result.losers == [0] and m.result.reason == "mad_while_dead"
     assert m.pending is None

@@ -23,7 +23,7 @@ For each target the script:
    ``cosmic-ray exec``: one mutant at a time, each against those tests (``pytest -x``);
 5. prints the score: killed / (killed + surviving - equivalent), the equivalent mutants
    being those listed in ``mutation/equivalent.toml`` (matched by module, operator and the
-   text of the mutated line), and writes every other survivor with its diff to
+   text of the mutated line, and of the line before it where ``after`` gives it), and writes every other survivor with its diff to
    ``mutation/work/<target>.survivors.txt``.
 
 ``--rerun-survivors`` runs the survivors again (after new tests); ``--report`` only prints
@@ -278,7 +278,9 @@ def report(name: str, target: dict[str, Any]) -> str:
                 continue
             m = item.mutations[0]
             text = source[m.start_pos[0] - 1].strip()
-            if any(e["operator"] == m.operator_name and e["line"] == text for e in equivalent):
+            before = source[m.start_pos[0] - 2].strip() if m.start_pos[0] > 1 else ""
+            if any(e["operator"] == m.operator_name and e["line"] == text
+                   and e.get("after", before) == before for e in equivalent):
                 equiv += 1
                 continue
             survived += 1

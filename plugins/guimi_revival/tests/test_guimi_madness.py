@@ -221,6 +221,10 @@ def test_103_3_a_face_up_damage_check_gives_no_corruption() -> None:
     m = hit_rb(hunter(deck=["hunter_b9"] * 12))
     assert m.state.corruption[1] == 0 and len(ids(m, "status.1")) == 1
     assert [e for e in m.events_since(0, player=1) if e.kind == "corruption"] == []
+    assert m.state.mad[1] == 0
+    # five face-down cards and a face-up sixth: no madness, the face-up one is not the fifth
+    m = hit_rb(hunter(deck=["hunter_b9"] * 12, status=[FD] * 5))
+    assert len(ids(m, "status.1")) == 6 and m.state.mad[1] == 0
 
 
 def test_view_panel_shows_public_counters() -> None:

@@ -244,3 +244,5 @@ def test_113_1_the_seventh_status_card_kills_the_sixth_does_not() -> None:
     m = hit_rb(hunter(status=[FU] * 6), defeat_condition="death")
     assert len(ids(m, "status.1")) == 7
     assert m.state.dead[1] and m.result is not None and m.result.losers == [1]
+    rb = m.state.cards[m.state.rb[1]]
+    assert rb.zone == "underworld.1" and not rb.face_down  # 113.2, 031.5: face up

@@ -186,9 +186,10 @@ def test_103_1_damage_check_outcomes() -> None:
         m = _rb_hit(hunter(sequence=seq, deck=[top] + ["assassin_b8"] * 10))
         assert len(ids(m, "status.1")) == n_status, top
         assert m.state.corruption[1] == corr, top
-        if n_status:  # 103.1: the checked card is revealed to both players, face down or up
-            seen = [e for e in m.events_since(0, player=0) if e.kind == "damage"]
-            assert [e.code for e in seen] == [top], top
+        # 103.1: the checked card is revealed to both players (into the status zone face down
+        # or up, or a potion to the bottom of the deck)
+        seen = [e for e in m.events_since(0, player=0) if e.kind in ("damage", "to_bottom")]
+        assert [e.code for e in seen] == [top], top
         if n_status:
             assert m.state.cards[ids(m, "status.1")[0]].face_down == fd
         else:

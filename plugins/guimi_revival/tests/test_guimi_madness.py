@@ -76,12 +76,20 @@ def test_112_1a_counts_each_players_damage_step_from_zero() -> None:
     """112.1a for the first player's RB too: the damage step's count starts at 0 for both
     players, so exactly 3 corruption (1 + 2) drives seat 0's RB mad."""
     unit: dict[str, Any] = {"code": "t_strong", "counters": {"bonus_dmg": 1}}
-    p0 = player("rb_hunter", sequence=8, deck=["hunter_b7", "assassin_b9"] + ["assassin_b8"] * 10)
-    m = build(game(p0, player(units=[unit, "", "", ""]), phase="battle", active=1), pool=POOL)
-    pick(m, f"attack:{m.state.rb[0]}", "attack")
-    finish_round(m)
+
+    def hit_first_seat(top: list[str]) -> Match:
+        p0 = player("rb_hunter", sequence=8, deck=top + ["assassin_b8"] * 10)
+        m = build(game(p0, player(units=[unit, "", "", ""]), phase="battle", active=1),
+                  pool=POOL)
+        pick(m, f"attack:{m.state.rb[0]}", "attack")
+        finish_round(m)
+        return m
+
+    m = hit_first_seat(["hunter_b7", "assassin_b9"])
     assert m.state.corruption[0] == 3
     assert m.state.mad[0] and went_mad(m, 0) == ["three_in_damage_step"]
+    m = hit_first_seat(["hunter_b7", "hunter_b7"])
+    assert m.state.corruption[0] == 2 and m.state.mad[0] == 0
 
 
 def test_112_1b_fifth_face_down_card() -> None:

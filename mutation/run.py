@@ -23,8 +23,8 @@ For each target the script:
    ``cosmic-ray exec``: one mutant at a time, each against those tests (``pytest -x``);
 5. prints the score: killed / (killed + surviving - equivalent), the equivalent mutants
    being those listed in ``mutation/equivalent.toml`` (matched by module, operator and the
-   text of the mutated line, and of the line before it where ``after`` gives it), and writes every other survivor with its diff to
-   ``mutation/work/<target>.survivors.txt``.
+   text of the mutated line, and of the line before it where ``after`` gives it), and
+   writes every other survivor with its diff to ``mutation/work/<target>.survivors.txt``.
 
 ``--rerun-survivors`` runs the survivors again (after new tests); ``--report`` only prints
 the scores of the sessions there are. Exit status 0 unless a baseline fails.

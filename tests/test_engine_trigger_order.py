@@ -206,8 +206,7 @@ def test_without_forced_first_the_seat_orders_forced_and_optional_triggers() -> 
     assert m.pending is not None and m.pending.kind == "order_triggers"
     assert m.pending.keys == ["o", "f"]
     m.choose(0, "o")
-    offer = m.pending
-    assert offer is not None and offer.prompt == "Use optional?"  # no label: the ability
+    assert m.pending.prompt == "Use optional?"  # the next choice; no label: the ability
     m.choose(0, "no")
     assert m.state.log == ["trigger:7", "finish"]
 

@@ -343,3 +343,29 @@ def test_A417_5_enemy_is_exhausted_after_its_enemy_phase_attack() -> None:
     assert st(m).cards[first].zone == "threat.0"  # exhausted, still engaged (A417.5)
     answer(m, "inv")
     assert st(m).inv[0].horror == 2 and st(m).inv[0].damage == 2
+
+
+def test_A605_2_distances_count_connections_from_the_start() -> None:
+    """A605.2: distances are the number of connections to cross, 0 at the start."""
+    from tcgcore_arkham_card.rules import distances_from
+
+    m = scenario(desc(inv()))
+    rooms = [loc(m, c) for c in ("t_loc_a", "t_loc_b", "t_loc_c", "t_loc_d")]
+    assert distances_from(st(m), rooms[0]) == dict(zip(rooms, range(4), strict=True))
+    assert distances_from(st(m), rooms[2])[rooms[2]] == 0
+
+
+def test_A605_6_an_unrevealed_barrier_cannot_be_entered() -> None:
+    """A605.6: a location that cannot be entered while unrevealed can be once revealed; an
+    ordinary location can be entered either way."""
+    from tcgcore_arkham_card.rules import can_enter
+
+    gate = {"code": "x_gate", "name": "Gate", "type_code": "location", "shroud": 1,
+            "clues": 0, "cannot_enter_unrevealed": True}
+    for revealed in (False, True):
+        m = scenario({"investigators": [inv()], "cards": [gate],
+                      "locations": [{"code": "t_loc_a"},
+                                    {"code": "x_gate", "revealed": revealed},
+                                    {"code": "t_loc_b", "revealed": revealed}]})
+        assert can_enter(st(m), loc(m, "x_gate")) is revealed
+        assert can_enter(st(m), loc(m, "t_loc_b"))

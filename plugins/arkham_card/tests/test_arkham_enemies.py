@@ -369,3 +369,18 @@ def test_A605_6_an_unrevealed_barrier_cannot_be_entered() -> None:
                                     {"code": "t_loc_b", "revealed": revealed}]})
         assert can_enter(st(m), loc(m, "x_gate")) is revealed
         assert can_enter(st(m), loc(m, "t_loc_b"))
+
+
+def test_A606_1_patrol_toward_a_target_whatever_its_place_and_not_without_one() -> None:
+    """A606.1: the patrol target need not be the first location put into play; a patrol enemy
+    whose target is not in play stays where it is."""
+    rooms = ("t_loc_garden", "t_loc_library", "t_loc_vault", "t_loc_foyer")
+    m = scenario({"investigators": [inv(location="t_loc_garden")], "phase": "enemy",
+                  "locations": [{"code": c} for c in rooms],
+                  "enemies": [{"code": "t_warden", "location": "t_loc_vault"}]})
+    assert loc(m, "t_loc_foyer") != 0
+    assert where(m, enemy(m, "t_warden")) == loc(m, "t_loc_library")
+    m = scenario({"investigators": [inv(location="t_loc_garden")], "phase": "enemy",
+                  "locations": [{"code": c} for c in rooms[:3]],
+                  "enemies": [{"code": "t_warden", "location": "t_loc_vault"}]})
+    assert where(m, enemy(m, "t_warden")) == loc(m, "t_loc_vault")

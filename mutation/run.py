@@ -242,10 +242,17 @@ def baseline(target: dict[str, Any]) -> float:
     return took
 
 
-def rerun_survivors(db: Path) -> None:
+def rerun_survivors(db: Path, target: dict[str, Any]) -> None:
+    """Forget the results of the surviving mutants outside annotations, so exec runs them again."""
+    typed = annotation_spans((TREE / target["module"]).read_text())
     con = sqlite3.connect(db)
     with con:
-        con.execute("DELETE FROM work_results WHERE test_outcome IN ('SURVIVED', 'survived')")
+        rows = con.execute(
+            "SELECT r.job_id, m.start_pos_row, m.start_pos_col FROM work_results r JOIN "
+            "mutation_specs m ON m.job_id = r.job_id WHERE r.test_outcome IN ('SURVIVED', "
+            "'survived')").fetchall()
+        again = [(job,) for job, row, col in rows if not in_annotation(typed, (row, col))]
+        con.executemany("DELETE FROM work_results WHERE job_id = ?", again)
     con.close()
 
 
@@ -326,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             cfg = write_config(n, target, timeout=max(15.0, 4 * took))
             db = prepare_session(n, target, cfg)
             if args.rerun_survivors:
-                rerun_survivors(db)
+                rerun_survivors(db, target)
             before = _children_cpu()
             subprocess.run([COSMIC_RAY, "exec", str(cfg), str(db)], check=True,
                            env=environment(), cwd=TREE)

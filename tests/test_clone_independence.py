@@ -78,7 +78,11 @@ def test_update_card_errors(registry: tcgcore.Registry) -> None:
 @pytest.mark.parametrize(("changes", "message"), [
     ({"exhausted": "yes"}, "exhausted must be a bool"),
     ({"face_down": 1}, "face_down must be a bool"),
-    ({"controller": 2}, "controller must be a seat"),
+    ({"controller": 2}, r"controller must be a seat \(0\.\.1\), not 2"),  # 2 seats: 0 and 1
+    ({"owner": 1}, None),  # the last seat is a seat
+    ({"attached_to": 0}, None),  # the first card is a card
+    ({"attached_to": -1}, "attached_to must be a card instance id"),
+    ({"code": "spark3"}, None),  # a code is a non-empty string
     ({"owner": True}, "owner must be a seat"),
     ({"attached_to": 10_000}, "attached_to must be a card instance id"),
     ({"code": ""}, "code must be a card code"),
@@ -89,13 +93,26 @@ def test_update_card_errors(registry: tcgcore.Registry) -> None:
     ({"exhausted": True, "controller": -1}, "controller must be a seat"),
 ])
 def test_update_card_refuses_bad_values_and_changes_nothing(
-        registry: tcgcore.Registry, changes: dict[str, Any], message: str) -> None:
+        registry: tcgcore.Registry, changes: dict[str, Any], message: str | None) -> None:
     m = _new(registry)
     before = m.state_bytes()
     card = m.state.cards[0]
+    if message is None:  # the boundary on the legal side: accepted
+        new = m.engine.update_card(0, **changes)
+        assert all(getattr(new, k) == v for k, v in changes.items())
+        return
     with pytest.raises(EngineError, match=message):
         m.engine.update_card(0, **changes)
     assert m.state_bytes() == before and m.state.cards[0] is card
+
+
+def test_update_card_attaches_only_to_a_card_that_exists(registry: tcgcore.Registry) -> None:
+    """attached_to: the last card instance is a card, the id after it is not."""
+    m = _new(registry)
+    last = len(m.state.cards) - 1
+    assert m.engine.update_card(0, attached_to=last).attached_to == last
+    with pytest.raises(EngineError, match="attached_to must be a card instance id"):
+        m.engine.update_card(0, attached_to=last + 1)
 
 
 def test_counter_helpers_refuse_bad_names_and_values(registry: tcgcore.Registry) -> None:

@@ -59,6 +59,19 @@ def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Regi
     assert deck.cards == before and m.state.cards[second].zone == "deck.0"
     with pytest.raises(EngineError, match="no slot 3"):
         eng.move(second, "arena.1", slot=3)
+    bottom = len(deck.cards)
+    eng.move(deck.cards[0], "deck.0", index=bottom - 1)  # to the last position, from the top
+    last = deck.cards[-1]
+    eng.move(top, "hand.0")
+    eng.move(top, "deck.0", index=len(deck.cards))  # the position after the last: the bottom
+    assert deck.cards[-2:] == [last, top]
+    with pytest.raises(EngineError, match=r"has no position 99"):
+        eng.move(top, "deck.0", index=99)
+    with pytest.raises(EngineError, match="no slot 1"):  # one slot: slot 0 only
+        eng.move(second, "arena.1", slot=1)
+    with pytest.raises(EngineError, match="no slot -1"):  # not the last slot counted from the end
+        eng.move(second, "arena.1", slot=-1)
+    assert eng.zone("arena.1").cards == [tcgcore.EMPTY_SLOT]
     with pytest.raises(EngineError, match="no zone"):
         eng.move(second, "graveyard")
     with pytest.raises(EngineError, match="no card instance"):
@@ -72,6 +85,7 @@ def test_move_index_slot_capacity_and_failures_are_atomic(registry: tcgcore.Regi
     ({"reveal": None}, "reveal must be"),
     ({"reset": "yes"}, "reset must be True, False or None"),
     ({"controller": 7}, r"controller must be a seat \(0\.\.1\) or None, not 7"),
+    ({"controller": 2}, r"controller must be a seat \(0\.\.1\) or None, not 2"),
     ({"controller": -1}, "controller must be a seat"),
     ({"controller": True}, "controller must be a seat"),
     ({"controller": "0"}, "controller must be a seat"),
@@ -104,6 +118,13 @@ def test_flip_refuses_a_facing_that_is_not_a_bool(registry: tcgcore.Registry,
     assert m.state_bytes() == before
 
 
+def test_a_new_zone_is_public_ordered_and_open_by_default(registry: tcgcore.Registry) -> None:
+    """Engine.add_zone defaults: public, ordered, no owner, no capacity, not slotted."""
+    zone = _new(registry).engine.add_zone("pile", "pile")
+    assert (zone.visibility, zone.ordered, zone.owner, zone.capacity, zone.slotted) == (
+        "public", True, None, None, False)
+
+
 def test_zone_and_card_creation_errors(registry: tcgcore.Registry) -> None:
     eng = _new(registry).engine
     with pytest.raises(EngineError, match="already exists"):
@@ -128,6 +149,20 @@ def test_ask_validates_the_choice_it_builds(registry: tcgcore.Registry) -> None:
     with pytest.raises(EngineError, match=r"asks 2\.\.2 of 1"):
         eng.ask(0, "x", "?", [Option(key="a", label="A")], min=2, max=2,
                 resume=sparks.StartRound())
+    with pytest.raises(EngineError, match=r"asks -1\.\.1 of 1"):  # min below 0 alone
+        eng.ask(0, "x", "?", [Option(key="a", label="A")], min=-1, max=1,
+                resume=sparks.StartRound())
+    with pytest.raises(EngineError, match=r"asks 1\.\.0 of 1"):  # max below min alone
+        eng.ask(0, "x", "?", [Option(key="a", label="A")], min=1, max=0,
+                resume=sparks.StartRound())
+    # at the boundaries: all of the options, or none of none, are legal questions
+    eng.ask(0, "x", "?", [Option(key="a", label="A"), Option(key="b", label="B")], min=2,
+            max=2, resume=sparks.StartRound())
+    pending = eng.state.pending
+    assert pending is not None and (pending.min, pending.max) == (2, 2)
+    eng.state.pending = None
+    eng.ask(0, "y", "?", [], min=0, max=0, resume=sparks.StartRound())
+    assert eng.state.pending is not None and eng.state.pending.options == []
     with pytest.raises(EngineError, match="answer"):
         _ = eng.answer
 
@@ -192,6 +227,44 @@ def test_active_player_first_policy_orders_seats(registry: tcgcore.Registry) -> 
     assert seat == 1 and [t.id for t in pool] == ["b"]
 
 
+def test_active_player_first_falls_back_to_the_first_trigger_of_no_seat(
+        registry: tcgcore.Registry) -> None:
+    """A trigger of no seat of the match (a plugin's mistake) is not lost: the first one's
+    player decides."""
+    eng = _new(registry).engine
+    trigs = [Trigger(id="a", player=5, ability="x"), Trigger(id="b", player=6, ability="y")]
+    seat, pool = tcgcore.active_player_first(eng, trigs)
+    assert seat == 5 and [t.id for t in pool] == ["a", "b"]
+
+
+def test_active_player_first_goes_round_the_table_from_the_active_player(
+        registry: tcgcore.Registry) -> None:
+    """active_player_first with three seats: after the active seat 1 comes seat 2, then 0."""
+    eng = _new(registry).engine
+    eng.state.num_players = 3  # the policy reads only the seat count and the active player
+    eng.state.active_player = 1
+    trigs = [Trigger(id="a", player=0, ability="x"), Trigger(id="c", player=2, ability="z")]
+    seat, pool = tcgcore.active_player_first(eng, trigs)
+    assert seat == 2 and [t.id for t in pool] == ["c"]
+    eng.state.active_player = 2
+    seat, pool = tcgcore.active_player_first(eng, trigs)
+    assert seat == 2
+    eng.state.active_player = 0
+    seat, pool = tcgcore.active_player_first(eng, trigs[1:])
+    assert seat == 2 and [t.id for t in pool] == ["c"]
+
+
+def test_each_choice_gets_the_next_sequence_number(registry: tcgcore.Registry) -> None:
+    """Choice.seq counts the choices asked so far: 0, 1, 2, ... (state.choice_count)."""
+    m = _new(registry)
+    seqs = []
+    for _ in range(3):
+        assert m.pending is not None
+        seqs.append(m.pending.seq)
+        m.choose(m.pending.player, [] if m.pending.min == 0 else m.pending.keys[0])
+    assert seqs == [0, 1, 2] and m.state.choice_count == 4  # the third answer asked a fourth
+
+
 def test_priority_and_decided_by_policies(registry: tcgcore.Registry) -> None:
     eng = _new(registry).engine
     trigs = [Trigger(id="slow", player=0, ability="x", priority=100),
@@ -216,6 +289,16 @@ def test_each_trigger_resolves_once_per_occurrence(registry: tcgcore.Registry) -
 def test_spec_rejects_duplicate_handlers() -> None:
     with pytest.raises(EngineError, match="already has a handler"):
         sparks.spec.handles(sparks.StartRound)(lambda eng, step: None)
+
+
+def test_move_hands_a_card_to_any_seat_including_the_first(registry: tcgcore.Registry) -> None:
+    """Engine.move(controller=...): seats 0 and n-1 are seats."""
+    m = _new(registry)
+    eng = m.engine
+    card = eng.zone("hand.1").cards[0]
+    assert eng.move(card, "discard.1", controller=0).player == 0
+    assert m.state.cards[card].controller == 0
+    assert eng.move(card, "discard.0", controller=1).player == 1
 
 
 def test_move_reset_policy(registry: tcgcore.Registry) -> None:
@@ -274,3 +357,70 @@ def test_a_state_field_without_a_default_is_refused_when_the_game_is_defined() -
     with pytest.raises(EngineError, match=r"subclass of tcgcore\.GameState"):
         tcgcore.GameSpec(name="notastate", version="1.0.0", state_type=dict,  # type: ignore[type-var]
                          setup=lambda eng, opts: None)
+
+
+def test_seen_by_names_exactly_the_seats_that_saw_the_card(registry: tcgcore.Registry) -> None:
+    """Event redaction (architecture.md, "The data model"): a move or a flip is seen by the
+    seats that could see the card before or after it; when that is every seat, the event is
+    public (ALL_PLAYERS, so spectators see it too), and a seat that saw neither side gets the
+    event without the card."""
+    m = _new(registry)
+    eng = m.engine
+    card = eng.zone("hand.0").cards[0]
+    # owner-only hand of seat 0 -> owner-only hand of seat 1: both seats, so everybody
+    assert eng.move(card, "hand.1", controller=1).seen_by == ALL_PLAYERS
+    # hidden deck -> hand.1: seat 1 only
+    top = eng.zone("deck.1").cards[0]
+    assert eng.move(top, "hand.1").seen_by == 0b10
+    assert m.events_since(m.state.event_count - 1, player=0)[0].card is None
+    assert m.events_since(m.state.event_count - 1, player=1)[0].card == top
+    # a face-down card controlled by seat 1 in seat 0's hand, turned face up: seat 1 saw it
+    # face down, seat 0 sees it in its hand: every seat
+    mine = eng.zone("hand.0").cards[0]
+    eng.update_card(mine, face_down=True, controller=1)
+    assert eng.seen_mask(m.state.cards[mine]) == 0b10
+    assert eng.flip(mine, face_down=False).seen_by == ALL_PLAYERS
+    # seat 0's own card turned face down in its hand: seat 0 before and after, only seat 0
+    eng.update_card(mine, controller=0)
+    assert eng.flip(mine, face_down=True).seen_by == 0b01
+    assert eng.seen_mask(m.state.cards[mine]) == 0b01
+    spectator = m.events_since(m.state.event_count - 1, player=None)[0]
+    assert spectator.card is None
+    # and seat 1's own card turned face down in its hand: only seat 1
+    theirs = eng.zone("hand.1").cards[-1]
+    assert eng.flip(theirs, face_down=True).seen_by == 0b10
+
+
+def test_move_into_an_open_zone_with_a_capacity_stops_at_the_capacity(
+        registry: tcgcore.Registry) -> None:
+    """A zone with a capacity that is not slotted takes cards up to it; one more is refused
+    and the card stays where it was (the move's fast path is only for zones without one)."""
+    m = _new(registry)
+    eng = m.engine
+    eng.add_zone("pile", "pile", capacity=2)
+    first, second, third = eng.zone("deck.0").cards[:3]
+    eng.move(first, "pile")
+    eng.move(second, "pile")
+    assert eng.zone("pile").cards == [first, second]
+    with pytest.raises(EngineError, match=r"zone 'pile' is full \(2\)"):
+        eng.move(third, "pile")
+    assert eng.zone("pile").cards == [first, second]
+    assert m.state.cards[third].zone == "deck.0" and third in eng.zone("deck.0").cards
+
+
+def test_can_see_follows_zone_visibility_and_facing(registry: tcgcore.Registry) -> None:
+    """Engine.can_see: nobody sees into a hidden zone (not even the owner); a face-down card
+    only its controller; a public face-up card everybody (spectators too); an owner-only zone
+    its owner."""
+    m = _new(registry)
+    eng = m.engine
+    state = m.state
+    deck_card = state.cards[eng.zone("deck.0").cards[0]]
+    assert [eng.can_see(p, deck_card) for p in (0, 1, None)] == [False, False, False]
+    hand_card = state.cards[eng.zone("hand.0").cards[0]]
+    assert [eng.can_see(p, hand_card) for p in (0, 1, None)] == [True, False, False]
+    eng.move(hand_card.id, "discard.0")
+    public = state.cards[hand_card.id]
+    assert [eng.can_see(p, public) for p in (0, 1, None)] == [True, True, True]
+    down = eng.update_card(hand_card.id, face_down=True, controller=1)
+    assert [eng.can_see(p, down) for p in (0, 1, None)] == [False, True, False]

@@ -218,6 +218,7 @@ def test_A416_3_fight_evade_resign_do_not_provoke() -> None:
     answer(m, f"fight:{enemy(m, 't_ghoul')}")
     answer(m, f"evade:{enemy(m, 't_rat')}")
     assert not events(m, "enemy_attacks")
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (0, 0)  # nothing attacked unannounced
 
 
 def test_A416_4_A905_1_fast_play_does_not_provoke() -> None:
@@ -244,8 +245,10 @@ def test_A416_7_taking_an_action_provokes_performing_does_not() -> None:
     answer(m, f"fastplay:{enemy(m, 'x_perform')}")
     commit_none(m)  # A913.2: the other card is still in hand
     assert not events(m, "enemy_attacks")
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (0, 0)
     answer(m, f"fastplay:{enemy(m, 'x_take')}")
     assert len(events(m, "enemy_attacks")) == 1
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (1, 1)  # the Ghoul's attack, once
 
 
 def test_A404_3_restricted_additional_action_is_used_first() -> None:

@@ -149,6 +149,7 @@ def test_A416_5_each_enemy_one_attack_of_opportunity_per_action() -> None:
     answer(m, keys(m)[0])
     assert sorted(e.card or 0 for e in events(m, "enemy_attacks")) == sorted(
         [enemy(m, "t_ghoul"), enemy(m, "t_rat")])
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (2, 1)  # Ghoul 1/1 and Rat 1/0, once
 
 
 def test_A417_4_A417_5_A417_7_enemy_phase_steps() -> None:
@@ -226,3 +227,14 @@ def test_A501_2_a_test_started_during_a_test_waits() -> None:
              if e.kind in ("test_started", "test_ended")]
     assert kinds == [("test_started", "intellect"), ("test_ended", None),
                      ("test_started", "willpower"), ("test_ended", None)]
+
+
+def test_A208_2_a_weakness_of_the_scenario_takes_effect_when_drawn() -> None:
+    """A208.2: a weakness drawn takes effect at once, also one the scenario defines (not in
+    the card pool): the revelation resolves and the card is discarded, not kept in hand."""
+    hex_card = {"code": "x_hex", "name": "Hex", "type_code": "treachery",
+                "subtype_code": "weakness", "revelation": [{"op": "lose_resources", "amount": 2}]}
+    m = scenario(desc(investigator("t_inv_guard", ["x_hex", "t_guts"]), cards=[hex_card]))
+    answer(m, "draw")
+    assert st(m).inv[0].resources == 3
+    assert codes_in(m, "hand.0") == [] and codes_in(m, "discard.0") == ["x_hex"]

@@ -210,6 +210,7 @@ def test_A611_5_massive_attack_of_opportunity_only_on_provoker() -> None:
     answer(m, "inv:0")
     answer(m, "resource")
     assert [e.player for e in events(m, "enemy_attacks")] == [0]
+    assert st(m).inv[0].damage == 2 and st(m).inv[1].damage == 0
 
 
 def test_A612_1_A612_2_surge_draws_another() -> None:
@@ -266,6 +267,7 @@ def test_A608_3_an_enemy_that_cannot_attack_never_retaliates() -> None:
     answer(m, f"fight:{shy}")
     answer(m, f"evade:{shy}")
     assert not events(m, "enemy_attacks")
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (0, 0)
 
 
 def test_A901_1_when_effect_cancels_the_attack() -> None:
@@ -303,3 +305,82 @@ def test_A615_5_a_discarded_enemy_is_not_defeated() -> None:
     answer(m, "advance_act")
     assert codes_in(m, "victory") == [] and "t_stalker" in codes_in(m, "encounter_discard")
     assert kind(m) == "action" and not events(m, "enemy_defeated")
+
+
+def test_A605_2_hunter_moves_toward_the_nearest_investigator_not_the_farthest() -> None:
+    """A605.2: rooms A-B-C-D in a row, the lead in A (two away), the other investigator in D
+    (one away) and a hunter in C: it moves into D and engages the nearer investigator."""
+    m = scenario(desc(inv(), inv("t_inv_seeker", location="t_loc_d"), phase="enemy",
+                      enemies=[{"code": "t_rat", "location": "t_loc_c"}]))
+    rat = enemy(m, "t_rat")
+    assert st(m).cards[rat].zone == "threat.1"
+    assert st(m).inv[1].location == loc(m, "t_loc_d")
+    assert st(m).inv[0].location == loc(m, "t_loc_a")
+
+
+def test_A605_2_hunter_engages_the_nearer_lead_rather_than_the_farther_investigator() -> None:
+    """A605.2: a hunter in B, the lead one away in A and the other investigator two away in D:
+    it moves into A and engages the lead (towards D it would stop in C)."""
+    m = scenario(desc(inv(), inv("t_inv_seeker", location="t_loc_d"), phase="enemy",
+                      enemies=[{"code": "t_rat", "location": "t_loc_b"}]))
+    assert st(m).cards[enemy(m, "t_rat")].zone == "threat.0"
+
+
+def test_A417_5_enemy_is_exhausted_after_its_enemy_phase_attack() -> None:
+    """A417.5: each enemy that attacks in the enemy phase is exhausted afterwards (the state,
+    seen while the second enemy's attack waits for a choice), not only announced."""
+    m = scenario(desc(inv(assets=["t_charm"]), phase="enemy",
+                      enemies=[{"code": "t_ghoul", "engaged": 0},
+                               {"code": "t_ghoul", "engaged": 0}]))
+    first, second = enemy(m, "t_ghoul", 0), enemy(m, "t_ghoul", 1)
+    assert kind(m) == "attack_order"
+    answer(m, f"enemy:{first}")
+    assert kind(m) == "assign_horror"  # the first attack, before it is over
+    assert not st(m).cards[first].exhausted
+    answer(m, "inv")
+    assert kind(m) == "assign_horror"  # the second attack waits; the first is done
+    assert st(m).cards[first].exhausted and not st(m).cards[second].exhausted
+    assert st(m).cards[first].zone == "threat.0"  # exhausted, still engaged (A417.5)
+    answer(m, "inv")
+    assert st(m).inv[0].horror == 2 and st(m).inv[0].damage == 2
+
+
+def test_A605_2_distances_count_connections_from_the_start() -> None:
+    """A605.2: distances are the number of connections to cross, 0 at the start."""
+    from tcgcore_arkham_card.rules import distances_from
+
+    m = scenario(desc(inv()))
+    rooms = [loc(m, c) for c in ("t_loc_a", "t_loc_b", "t_loc_c", "t_loc_d")]
+    assert distances_from(st(m), rooms[0]) == dict(zip(rooms, range(4), strict=True))
+    assert distances_from(st(m), rooms[2])[rooms[2]] == 0
+
+
+def test_A605_6_an_unrevealed_barrier_cannot_be_entered() -> None:
+    """A605.6: a location that cannot be entered while unrevealed can be once revealed; an
+    ordinary location can be entered either way."""
+    from tcgcore_arkham_card.rules import can_enter
+
+    gate = {"code": "x_gate", "name": "Gate", "type_code": "location", "shroud": 1,
+            "clues": 0, "cannot_enter_unrevealed": True}
+    for revealed in (False, True):
+        m = scenario({"investigators": [inv()], "cards": [gate],
+                      "locations": [{"code": "t_loc_a"},
+                                    {"code": "x_gate", "revealed": revealed},
+                                    {"code": "t_loc_b", "revealed": revealed}]})
+        assert can_enter(st(m), loc(m, "x_gate")) is revealed
+        assert can_enter(st(m), loc(m, "t_loc_b"))
+
+
+def test_A606_1_patrol_toward_a_target_whatever_its_place_and_not_without_one() -> None:
+    """A606.1: the patrol target need not be the first location put into play; a patrol enemy
+    whose target is not in play stays where it is."""
+    rooms = ("t_loc_garden", "t_loc_library", "t_loc_vault", "t_loc_foyer")
+    m = scenario({"investigators": [inv(location="t_loc_garden")], "phase": "enemy",
+                  "locations": [{"code": c} for c in rooms],
+                  "enemies": [{"code": "t_warden", "location": "t_loc_vault"}]})
+    assert loc(m, "t_loc_foyer") != 0
+    assert where(m, enemy(m, "t_warden")) == loc(m, "t_loc_library")
+    m = scenario({"investigators": [inv(location="t_loc_garden")], "phase": "enemy",
+                  "locations": [{"code": c} for c in rooms[:3]],
+                  "enemies": [{"code": "t_warden", "location": "t_loc_vault"}]})
+    assert where(m, enemy(m, "t_warden")) == loc(m, "t_loc_vault")

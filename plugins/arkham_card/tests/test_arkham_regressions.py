@@ -104,6 +104,7 @@ def test_A608_2_no_retaliate_from_exhausted_enemy_regression_2045() -> None:
     pass_until(m, "action")
     assert events(m, "test_failed")
     assert not events(m, "enemy_attacks")
+    assert st(m).inv[0].damage == 0 and st(m).cards[stalker].exhausted
 
 
 def test_A608_1_successful_attack_never_retaliates() -> None:
@@ -112,6 +113,7 @@ def test_A608_1_successful_attack_never_retaliates() -> None:
     answer(m, f"fight:{enemy(m, 't_stalker')}")
     pass_until(m, "action")
     assert events(m, "test_succeeded") and not events(m, "enemy_attacks")
+    assert (st(m).inv[0].damage, st(m).inv[0].horror) == (0, 0)
 
 
 def test_A613_1_A613_2_peril_only_drawer_commits_regression_1211() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tcgcore_arkham_card import scenario
 from tcgcore_arkham_card.testkit import (
     answer,
@@ -16,6 +18,8 @@ from tcgcore_arkham_card.testkit import (
     st,
     who,
 )
+
+import tcgcore
 
 DECK = ["t_guts"] * 6
 
@@ -193,6 +197,7 @@ def test_doubled_negative_modifier_when_evading() -> None:
                       enemies=[{"code": "t_nightgaunt", "engaged": 0}]))
     answer(m, f"evade:{enemy(m, 't_nightgaunt')}")
     assert events(m, "test_failed")[0].data["value"] == 0  # 4 - 2 x 2
+    assert st(m).cards[enemy(m, "t_nightgaunt")].zone == "threat.0"  # still engaged
 
 
 def test_A507_3_when_you_would_fail_play_a_card() -> None:
@@ -213,3 +218,51 @@ def test_A509_2_A909_1_after_this_test_search_and_shuffle() -> None:
     assert st(m).cards[ghoul].zone == "threat.0"
     ended = events(m, "test_ended")[0].seq
     assert next(e for e in events(m, "shuffled") if e.src == "encounter").seq > ended
+
+
+_GAUNT = {"code": "x_gaunt", "name": "Gaunt", "type_code": "enemy", "enemy_fight": 1,
+          "health": 3, "enemy_evade": 1, "enemy_damage": 1, "enemy_horror": 1,
+          "keywords": ["double_negative_evade"], "text": "Negative token modifiers double "
+          "while evading it."}
+
+
+def _evade_gaunt(token: str, evade: int) -> tcgcore.Match[Any]:
+    """The Test Guardian (agility 2) evades an engaged Gaunt of evade ``evade``."""
+    m = scenario(desc(inv(), tokens=[token], cards=[dict(_GAUNT, enemy_evade=evade)],
+                      enemies=[{"code": "x_gaunt", "engaged": 0}]))
+    answer(m, f"evade:{enemy(m, 'x_gaunt')}")
+    return m
+
+
+def _evaded(m: tcgcore.Match[Any]) -> bool:
+    gaunt = st(m).cards[enemy(m, "x_gaunt")]
+    return gaunt.exhausted and gaunt.zone.startswith("at.")
+
+
+def test_double_negative_evade_doubles_a_negative_token_at_the_threshold() -> None:
+    """Double-negative evade: agility 2 with -1 is 1 (would tie evade 1 and succeed), doubled
+    to 0: the evasion fails and the enemy stays engaged and ready."""
+    m = _evade_gaunt("-1", 1)
+    assert not _evaded(m)
+    assert st(m).cards[enemy(m, "x_gaunt")].zone == "threat.0"
+    assert events(m, "test_failed")[0].data["value"] == 0
+
+
+def test_double_negative_evade_leaves_positive_and_zero_tokens_alone() -> None:
+    """Double-negative evade doubles only negative modifiers: agility 2 with +1 is 3, which
+    fails against evade 4 (doubled it would be 4 and succeed); 0 stays 2 and ties evade 2."""
+    m = _evade_gaunt("+1", 4)
+    assert not _evaded(m)
+    assert events(m, "test_failed")[0].data["value"] == 3
+    m = _evade_gaunt("+1", 3)
+    assert _evaded(m)  # 3 against 3: A507.2 ties succeed
+    m = _evade_gaunt("0", 2)
+    assert _evaded(m)
+
+
+def test_double_negative_evade_does_not_double_when_fighting_it() -> None:
+    """The doubling is for evading only: a fight (combat 4, -1) is 3, which ties fight 3."""
+    m = scenario(desc(inv(), tokens=["-1"], cards=[dict(_GAUNT, enemy_fight=3)],
+                      enemies=[{"code": "x_gaunt", "engaged": 0}]))
+    answer(m, f"fight:{enemy(m, 'x_gaunt')}")
+    assert st(m).cards[enemy(m, "x_gaunt")].counters.get("damage", 0) == 1

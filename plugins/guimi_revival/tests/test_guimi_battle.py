@@ -144,7 +144,23 @@ def test_098_2_damage_step_after_all_attacks() -> None:
     finish_round(m)
     assert set(codes(m, "underworld.0")) == {"t_weak"}
     assert set(codes(m, "underworld.1")) == {"t_onplay"}
+    assert not m.state.cards[weak].face_down and not m.state.cards[onplay].face_down  # 031.5
     assert m.state.cards[strong].zone == "units.0"
+
+
+def test_098_3_a_hit_on_the_rb_after_a_hit_on_a_unit_still_checks() -> None:
+    """098.2, 098.3: in the damage step a hit on a unit does not end the step: the hit on the
+    RB made after it still makes its damage check."""
+    m = battle(player(units=["t_strong", "t_strong", "", ""]), hunter(units=["t_onplay"]))
+    first, second = (c for c in ids(m, "units.0"))
+    onplay = find(m, "t_onplay")
+    wait_for(m, first)
+    pick(m, f"attack:{onplay}")
+    wait_for(m, second)
+    pick(m, f"attack:{m.state.rb[1]}")
+    finish_round(m)
+    assert set(codes(m, "underworld.1")) == {"t_onplay"}
+    assert len(ids(m, "status.1")) == 1 and m.state.corruption[1] == 2
 
 
 def _rb_hit(p1: dict[str, Any], **opts: Any) -> Match:
@@ -170,6 +186,10 @@ def test_103_1_damage_check_outcomes() -> None:
         m = _rb_hit(hunter(sequence=seq, deck=[top] + ["assassin_b8"] * 10))
         assert len(ids(m, "status.1")) == n_status, top
         assert m.state.corruption[1] == corr, top
+        # 103.1: the checked card is revealed to both players (into the status zone face down
+        # or up, or a potion to the bottom of the deck)
+        seen = [e for e in m.events_since(0, player=0) if e.kind in ("damage", "to_bottom")]
+        assert [e.code for e in seen] == [top], top
         if n_status:
             assert m.state.cards[ids(m, "status.1")[0]].face_down == fd
         else:

@@ -57,10 +57,49 @@ def test_112_1a_three_corruption_in_one_damage_step() -> None:
     assert went_mad(m, 1) == ["three_in_damage_step"]
 
 
+def test_112_1a_exactly_three_corruption_in_one_damage_step_is_enough() -> None:
+    """112.1a at its threshold: one check of 1 corruption (same pathway, lower sequence) and one
+    of 2 make exactly 3 in one damage step: the RB goes mad. Two checks of 1 make 2: it does
+    not."""
+    m = hit_rb(hunter(sequence=8, deck=["hunter_b7", "assassin_b9"] + ["assassin_b8"] * 10),
+               bonus=1)
+    assert m.state.corruption[1] == 3
+    assert m.state.mad[1] == 1
+    assert went_mad(m, 1) == ["three_in_damage_step"]
+    m = hit_rb(hunter(sequence=8, deck=["hunter_b7", "hunter_b7"] + ["assassin_b8"] * 10),
+               bonus=1)
+    assert m.state.corruption[1] == 2
+    assert m.state.mad[1] == 0
+    assert went_mad(m, 1) == []
+
+
+def test_112_1a_counts_each_players_damage_step_from_zero() -> None:
+    """112.1a for the first player's RB too: the damage step's count starts at 0 for both
+    players, so exactly 3 corruption (1 + 2) drives seat 0's RB mad."""
+    unit: dict[str, Any] = {"code": "t_strong", "counters": {"bonus_dmg": 1}}
+
+    def hit_first_seat(top: list[str]) -> Match:
+        p0 = player("rb_hunter", sequence=8, deck=top + ["assassin_b8"] * 10)
+        m = build(game(p0, player(units=[unit, "", "", ""]), phase="battle", active=1),
+                  pool=POOL)
+        pick(m, f"attack:{m.state.rb[0]}", "attack")
+        finish_round(m)
+        return m
+
+    m = hit_first_seat(["hunter_b7", "assassin_b9"])
+    assert m.state.corruption[0] == 3
+    assert m.state.mad[0] and went_mad(m, 0) == ["three_in_damage_step"]
+    m = hit_first_seat(["hunter_b7", "hunter_b7"])
+    assert m.state.corruption[0] == 2 and m.state.mad[0] == 0
+
+
 def test_112_1b_fifth_face_down_card() -> None:
     """112.1b, 035.2: the fifth face-down status card drives the RB mad."""
     m = hit_rb(hunter(status=[FD] * 4))
     assert went_mad(m, 1) == ["face_down_5"]
+    assert m.state.mad[1] == 1
+    m = hit_rb(hunter(status=[FD] * 3))  # the fourth face-down card: not yet
+    assert went_mad(m, 1) == [] and m.state.mad[1] == 0
 
 
 def test_018_1_death_first_then_mad_while_dead_loses() -> None:
@@ -112,6 +151,9 @@ def test_113_4_dead_rb_corruption_and_loss() -> None:
     controller's turns; at 3 while dead it goes mad and its controller loses at once."""
     m = build(game(player(dead=True), phase="start"), pool=POOL)
     assert m.state.dead_corruption[0] == 1 and m.state.corruption[0] == 1
+    assert m.state.mad[0] == 0 and m.result is None  # 1 while dead: not yet
+    m = build(game(player(dead=True, dead_corruption=1), phase="start"), pool=POOL)
+    assert m.state.dead_corruption[0] == 2 and m.state.mad[0] == 0 and m.result is None
     m = build(game(player(dead=True, dead_corruption=2), phase="start"), pool=POOL)
     assert m.result is not None and m.result.losers == [0] and m.result.reason == "mad_while_dead"
     assert m.pending is None
@@ -171,6 +213,27 @@ def test_112_2_persistent_thresholds_option() -> None:
     assert m.state.mad[0]
     m = build(game(player(status=[FU] * 7)), pool=POOL, threshold_checks="while_at_or_above")
     assert m.state.dead[0]
+
+
+def test_112_2_persistent_thresholds_are_not_reached_one_card_below() -> None:
+    """112.2, 113.1 one below each threshold: 4 face-down status cards do not drive the RB
+    mad and 6 status cards do not kill it."""
+    m = build(game(player(status=[FD] * 4)), pool=POOL, threshold_checks="while_at_or_above")
+    assert m.state.mad[0] == 0
+    m = build(game(player(status=[FU] * 6)), pool=POOL, threshold_checks="while_at_or_above")
+    assert not m.state.dead[0] and m.state.cards[m.state.rb[0]].zone == "revival.0"
+
+
+def test_103_3_a_face_up_damage_check_gives_no_corruption() -> None:
+    """103.3, 111.1: a damage check of the RB's own pathway at its sequence or higher goes face
+    up and gives no corruption: no corruption is received or announced."""
+    m = hit_rb(hunter(deck=["hunter_b9"] * 12))
+    assert m.state.corruption[1] == 0 and len(ids(m, "status.1")) == 1
+    assert [e for e in m.events_since(0, player=1) if e.kind == "corruption"] == []
+    assert m.state.mad[1] == 0
+    # five face-down cards and a face-up sixth: no madness, the face-up one is not the fifth
+    m = hit_rb(hunter(deck=["hunter_b9"] * 12, status=[FD] * 5))
+    assert len(ids(m, "status.1")) == 6 and m.state.mad[1] == 0
 
 
 def test_view_panel_shows_public_counters() -> None:
@@ -235,3 +298,14 @@ def test_112_7_mad_beyonder_card_cannot_support_or_intercept() -> None:
         else:
             advance(m)
     assert seen == {"intercept", "support"}
+def test_113_1_the_seventh_status_card_kills_the_sixth_does_not() -> None:
+    """113.1 at its threshold: a hit that brings the status zone to 6 cards leaves the RB
+    alive; one that brings it to 7 kills it (face-up cards, so no madness interferes)."""
+    m = hit_rb(hunter(status=[FU] * 5))
+    assert len(ids(m, "status.1")) == 6
+    assert not m.state.dead[1] and m.result is None
+    m = hit_rb(hunter(status=[FU] * 6), defeat_condition="death")
+    assert len(ids(m, "status.1")) == 7
+    assert m.state.dead[1] and m.result is not None and m.result.losers == [1]
+    rb = m.state.cards[m.state.rb[1]]
+    assert rb.zone == "underworld.1" and not rb.face_down  # 113.2, 031.5: face up

@@ -1,0 +1,349 @@
+"""Mutation testing of the engine core and the plugins' rules modules with cosmic-ray.
+
+Usage, from the repository root, in a virtualenv with the ``mutation`` extra installed
+(``pip install -e ".[mutation]"``)::
+
+    nice -n 15 .venv/bin/python mutation/run.py [TARGET ...] [--list] [--rerun-survivors]
+                                                [--report]
+
+Each target of ``mutation/targets.toml`` names one module, the test files that cover it and,
+optionally, the functions to mutate (a qualified name such as ``Engine.run``; none: the
+whole module). Without targets every one runs, in the file's order.
+
+For each target the script:
+
+1. copies the working tree (the files git tracks or would track) to ``mutation/work/tree``
+   and runs everything there, so a stopped run can never leave a mutant in your sources;
+   ``PYTHONPATH`` puts the copy's packages before the editable installs;
+2. makes a cosmic-ray session (``mutation/work/<target>.sqlite``), or keeps the one made for
+   the same module text, operators and functions: a stopped run continues where it stopped;
+3. skips the mutants of operators outside ``OPERATORS``, of lines outside the functions, of
+   annotations and those that are not valid Python;
+4. runs the selected tests once unmutated (they must pass; the time sets the timeout), then
+   ``cosmic-ray exec``: one mutant at a time, each against those tests (``pytest -x``);
+5. prints the score: killed / (killed + surviving - equivalent), the equivalent mutants
+   being those listed in ``mutation/equivalent.toml`` (matched by module, operator and the
+   text of the mutated line, and of the line before it where ``after`` gives it), and
+   writes every other survivor with its diff to ``mutation/work/<target>.survivors.txt``.
+
+``--rerun-survivors`` runs the survivors again (after new tests); ``--report`` only prints
+the scores of the sessions there are. Exit status 0 unless a baseline fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import os
+import re
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "mutation" / "work"
+TREE = WORK / "tree"
+COSMIC_RAY = str(Path(sys.executable).parent / "cosmic-ray")
+PACKAGES = ["src", "plugins/guimi_revival/src", "plugins/arkham_card/src"]
+
+#: The operators that stand for the small bugs people write: a boundary moved by one
+#: (``<`` / ``<=``), a comparison or arithmetic sign flipped, a condition negated or dropped,
+#: ``and`` / ``or`` swapped, a constant off by one, a loop that never runs, ``break`` /
+#: ``continue`` swapped. The rest of cosmic-ray's operators (every binary operator into
+#: every other, variable replacement, exception replacement, decorator removal) make many
+#: more mutants that are mostly killed by any test at all, or are not Python anyone writes.
+OPERATORS = re.compile(
+    r"core/(ReplaceComparisonOperator_(Lt_LtE|LtE_Lt|Gt_GtE|GtE_Gt|Eq_NotEq|NotEq_Eq|Is_IsNot"
+    r"|IsNot_Is|Lt_Gt|Gt_Lt|LtE_GtE|GtE_LtE)"
+    r"|ReplaceBinaryOperator_(Add_Sub|Sub_Add|Mul_Add|FloorDiv_Mul|Mod_FloorDiv|BitOr_BitAnd"
+    r"|BitAnd_BitOr|LShift_RShift)"
+    r"|ReplaceUnaryOperator_(USub_UAdd|Delete_Not)|AddNot|ReplaceTrueWithFalse"
+    r"|ReplaceFalseWithTrue|ReplaceAndWithOr|ReplaceOrWithAnd|ReplaceBreakWithContinue"
+    r"|ReplaceContinueWithBreak|NumberReplacer|ZeroIterationForLoop)$")
+
+
+def load_targets() -> dict[str, dict[str, Any]]:
+    with open(ROOT / "mutation" / "targets.toml", "rb") as f:
+        return dict(tomllib.load(f)["target"])
+
+
+def load_equivalent() -> list[dict[str, str]]:
+    with open(ROOT / "mutation" / "equivalent.toml", "rb") as f:
+        return list(tomllib.load(f).get("equivalent", []))
+
+
+def snapshot() -> None:
+    """Copy the working tree's files (tracked and untracked-but-not-ignored) into TREE."""
+    names = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           cwd=ROOT, check=True, capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, names):
+        src = ROOT / name
+        if name.startswith("mutation/work/") or not src.is_file():
+            continue
+        dst = TREE / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+    # compiled with source hashes: an unchanged module loads from its .pyc, a mutated one is
+    # always compiled afresh (a timestamp check could miss a change within one second)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "--invalidation-mode",
+                    "checked-hash", *PACKAGES, "tests", "plugins"], cwd=TREE, check=True)
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(str(TREE / p) for p in PACKAGES)
+    return env
+
+
+def function_lines(module: Path, functions: list[str]) -> set[int]:
+    """Line numbers of the named functions (``name`` or ``Class.name``) of a module."""
+    tree = ast.parse(module.read_text())
+    found: dict[str, range] = {}
+
+    def walk(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                walk(node.body, f"{prefix}{node.name}.")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found[prefix + node.name] = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+
+    walk(tree.body, "")
+    missing = [f for f in functions if f not in found]
+    if missing:
+        raise SystemExit(f"{module}: no function {', '.join(missing)}")
+    return {line for f in functions for line in found[f]}
+
+
+def test_command(tests: list[str]) -> str:
+    # without hypothesis's pytest plugin, whose start-up costs more CPU than the selected tests
+    # (@given tests run the same without it)
+    return (f"{sys.executable} -m pytest -x -q -p no:cacheprovider -p no:hypothesispytest "
+            f"--no-header {' '.join(tests)}")
+
+
+def write_config(name: str, target: dict[str, Any], timeout: float) -> Path:
+    cfg = WORK / f"{name}.toml"
+    cfg.write_text(
+        "[cosmic-ray]\n"
+        f'module-path = "{TREE / target["module"]}"\n'
+        f"timeout = {timeout:.1f}\n"
+        "excluded-modules = []\n"
+        f'test-command = "{test_command(target["tests"])}"\n'
+        "\n[cosmic-ray.distributor]\nname = \"local\"\n")
+    return cfg
+
+
+def session_key(target: dict[str, Any]) -> str:
+    text = (TREE / target["module"]).read_bytes()
+    extra = repr((OPERATORS.pattern, target.get("functions"))).encode()
+    return hashlib.sha256(text + extra).hexdigest()
+
+
+def prepare_session(name: str, target: dict[str, Any], cfg: Path) -> Path:
+    """A session for the target's module as it is now; unselected mutants marked skipped."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    db = WORK / f"{name}.sqlite"
+    keyfile = WORK / f"{name}.key"
+    key = session_key(target)
+    if db.exists() and keyfile.exists() and keyfile.read_text() == key:
+        return db
+    subprocess.run([COSMIC_RAY, "init", str(cfg), str(db), "--force"], check=True,
+                   env=environment(), cwd=TREE)
+    functions = target.get("functions")
+    lines = function_lines(TREE / target["module"], functions) if functions else None
+    code = (TREE / target["module"]).read_text()
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        items = list(work_db.pending_work_items)
+        skip = [item.job_id for item in items
+                if not all(OPERATORS.match(m.operator_name)
+                           and (lines is None or m.start_pos[0] in lines)
+                           for m in item.mutations)]
+        work_db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                                      output="not selected"))
+        chosen = set(skip)
+        typed = annotation_spans(code)
+        notes = [item.job_id for item in items if item.job_id not in chosen
+                 and in_annotation(typed, item.mutations[0].start_pos)]
+        work_db.set_multiple_results(notes, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                                       output="in an annotation"))
+        chosen.update(notes)
+        invalid = [item.job_id for item in items
+                   if item.job_id not in chosen and not _compiles(code, item.mutations[0])]
+        work_db.set_multiple_results(invalid, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                                         output="not valid Python"))
+    keyfile.write_text(key)
+    return db
+
+
+def annotation_spans(code: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where the annotations are (parameters, return types, annotated names), as
+    ``((line, column), (end line, end column))``. With ``from __future__ import annotations``
+    they are strings no rule evaluates; mutating them tests the type checker, not the tests."""
+    spans = []
+    for node in ast.walk(ast.parse(code)):
+        notes: list[ast.expr | None] = []
+        if isinstance(node, ast.arg):
+            notes.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            notes.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            notes.append(node.annotation)
+        for note in notes:
+            if note is not None and note.end_lineno is not None and note.end_col_offset is not None:
+                spans.append(((note.lineno, note.col_offset), (note.end_lineno, note.end_col_offset)))
+    return spans
+
+
+def in_annotation(spans: list[tuple[tuple[int, int], tuple[int, int]]],
+                  pos: tuple[int, int]) -> bool:
+    return any(a <= tuple(pos) < b for a, b in spans)
+
+
+def _compiles(code: str, mutation: Any) -> bool:
+    """Whether the mutant is Python at all (cosmic-ray turns the ``*`` that starts keyword-only
+    parameters into ``+``, for one): a mutant that cannot compile is no test of the tests."""
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import mutate_code
+
+    operator = cosmic_ray.plugins.get_operator(mutation.operator_name)(**mutation.operator_args)
+    mutated = mutate_code(code, operator, mutation.occurrence)
+    if mutated is None:
+        return False
+    try:
+        compile(mutated, "<mutant>", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
+def baseline(target: dict[str, Any]) -> float:
+    env = environment()
+    probe = subprocess.run([sys.executable, "-c", "import tcgcore, tcgcore_arkham_card, "
+                            "tcgcore_guimi_revival as g; print(tcgcore.__file__, g.__file__)"],
+                           cwd=TREE, env=env, check=True, capture_output=True, text=True).stdout
+    if str(TREE) not in probe or probe.count(str(TREE)) != 2:
+        raise SystemExit(f"the copy does not shadow the installed packages: {probe}")
+    start = time.perf_counter()
+    run = subprocess.run(test_command(target["tests"]).split(), cwd=TREE, env=env,
+                         capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if run.returncode != 0:
+        print(run.stdout[-3000:], file=sys.stderr)
+        raise SystemExit(f"{target['module']}: the selected tests fail without a mutant")
+    return took
+
+
+def rerun_survivors(db: Path, target: dict[str, Any]) -> None:
+    """Forget the results of the surviving mutants outside annotations, so exec runs them again."""
+    typed = annotation_spans((TREE / target["module"]).read_text())
+    con = sqlite3.connect(db)
+    with con:
+        rows = con.execute(
+            "SELECT r.job_id, m.start_pos_row, m.start_pos_col FROM work_results r JOIN "
+            "mutation_specs m ON m.job_id = r.job_id WHERE r.test_outcome IN ('SURVIVED', "
+            "'survived')").fetchall()
+        again = [(job,) for job, row, col in rows if not in_annotation(typed, (row, col))]
+        con.executemany("DELETE FROM work_results WHERE job_id = ?", again)
+    con.close()
+
+
+def report(name: str, target: dict[str, Any]) -> str:
+    """Count the session's outcomes; write the survivors that are not listed as equivalent."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
+    db = WORK / f"{name}.sqlite"
+    if not db.exists():
+        return f"| {name} | not run | | | | |"
+    code = (ROOT / target["module"]).read_text()
+    source = code.splitlines()
+    typed = annotation_spans(code)
+    equivalent = [e for e in load_equivalent() if e["module"] == target["module"]]
+    killed = survived = equiv = pending = 0
+    lines: list[str] = []
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        results = dict(work_db.results)
+        for item in work_db.work_items:
+            result = results.get(item.job_id)
+            if result is None:
+                pending += 1
+                continue
+            if result.worker_outcome == WorkerOutcome.SKIPPED or in_annotation(
+                    typed, item.mutations[0].start_pos):
+                continue
+            if result.test_outcome != TestOutcome.SURVIVED:
+                killed += 1  # a failing test, a timeout or a mutant that cannot even import
+                continue
+            m = item.mutations[0]
+            text = source[m.start_pos[0] - 1].strip()
+            before = source[m.start_pos[0] - 2].strip() if m.start_pos[0] > 1 else ""
+            if any(e["operator"] == m.operator_name and e["line"] == text
+                   and e.get("after", before) == before for e in equivalent):
+                equiv += 1
+                continue
+            survived += 1
+            lines.append(f"{target['module']}:{m.start_pos[0]} {m.operator_name} "
+                         f"(occurrence {m.occurrence})\n    {text}\n{result.diff or ''}\n")
+    (WORK / f"{name}.survivors.txt").write_text("\n".join(lines))
+    live = killed + survived
+    score = f"{100 * killed / live:.1f} %" if live else "-"
+    note = f" ({pending} not run yet)" if pending else ""
+    return f"| {name} | {killed + survived + equiv} | {killed} | {equiv} | {survived} | {score}{note} |"
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("targets", nargs="*", help="targets of mutation/targets.toml (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the targets and stop")
+    parser.add_argument("--rerun-survivors", action="store_true",
+                        help="run the surviving mutants again (after new tests)")
+    parser.add_argument("--report", action="store_true", help="only print the scores")
+    args = parser.parse_args(argv)
+    targets = load_targets()
+    names = args.targets or list(targets)
+    unknown = [n for n in names if n not in targets]
+    if unknown:
+        parser.error(f"unknown target {', '.join(unknown)} (known: {', '.join(targets)})")
+    if args.list:
+        for n in names:
+            print(f"{n}: {targets[n]['module']} <- {' '.join(targets[n]['tests'])}")
+        return 0
+    WORK.mkdir(parents=True, exist_ok=True)
+    rows = []
+    if not args.report:
+        snapshot()
+    for n in names:
+        target = targets[n]
+        if not args.report:
+            took = baseline(target)
+            cfg = write_config(n, target, timeout=max(15.0, 4 * took))
+            db = prepare_session(n, target, cfg)
+            if args.rerun_survivors:
+                rerun_survivors(db, target)
+            before = _children_cpu()
+            subprocess.run([COSMIC_RAY, "exec", str(cfg), str(db)], check=True,
+                           env=environment(), cwd=TREE)
+            print(f"{n}: {_children_cpu() - before:.0f} s of CPU", file=sys.stderr)
+        rows.append(report(n, target))
+    print("| target | mutants | killed | equivalent | surviving | score |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

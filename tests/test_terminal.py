@@ -478,3 +478,12 @@ def test_generic_log_lines_read_moves_as_sentences() -> None:
     assert describe_event(spec, state, odd) == "P1: Spark (banished) (arena.1 -> void)"
     game = tcgcore.new_match("sparks", seed=1)
     assert describe_event(game.spec, game.state, drawn) == "P0 draws Spark (deck.0 -> hand.0)"
+
+
+def test_sparks_log_lines_use_words_not_event_kinds() -> None:
+    match = tcgcore.new_match("sparks", seed=3)
+    tcgcore.play_out(match, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    lines = [describe_event(match.spec, match.state, ev) for ev in match.events_since(0)]
+    assert any("draws a card (Ember)" in line or "the clash is scored" in line for line in lines)
+    for line in lines:
+        assert "_" not in line and "{" not in line, line

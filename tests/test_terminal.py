@@ -26,6 +26,7 @@ from tcgcore._terminal import (
     parse_answer,
     render_board,
     render_choice,
+    render_result,
 )
 from tcgcore.cli import main
 
@@ -487,3 +488,8 @@ def test_sparks_log_lines_use_words_not_event_kinds() -> None:
     assert any("draws a card (Ember)" in line or "the clash is scored" in line for line in lines)
     for line in lines:
         assert "_" not in line and "{" not in line, line
+
+
+def test_the_result_line_reads_the_reason_code_as_words() -> None:
+    result = tcgcore.Result(winners=[1], losers=[0], reason="deck_out")
+    assert render_result(result) == "Match over: winner(s): P1 (deck out)"

@@ -288,7 +288,7 @@ def render_result(result: Result) -> str:
         summary = "winner(s): " + ", ".join(f"P{w}" for w in result.winners)
     else:
         summary = "no winner: " + ", ".join(f"P{s}" for s in result.losers) + " lost"
-    return f"Match over: {summary} ({result.reason})"
+    return f"Match over: {summary} ({result.reason.replace('_', ' ')})"
 
 
 def parse_answer(choice: Choice, text: str) -> list[str]:

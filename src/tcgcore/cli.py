@@ -359,7 +359,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             summary = "winner(s): " + ", ".join(f"P{w}" for w in result.winners)
         else:
             summary = "no winner"
-        out.write(f"result: {summary} ({result.reason}) after {decisions} decisions\n")
+        reason = result.reason.replace("_", " ")
+        out.write(f"result: {summary} ({reason}) after {decisions} decisions\n")
     return 0
 
 

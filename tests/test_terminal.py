@@ -161,6 +161,12 @@ def test_parse_answer_numbers_keys_and_multi_select() -> None:
     for bad in ("4", "0", "zebra", "   "):
         with pytest.raises(ValueError):
             parse_answer(choice, bad)
+    one = tcgcore.Choice(player=0, kind="main_action", prompt="Pick", options=choice.options)
+    for bad, words in (("1 2", "choose at most 1 option, got 2"), ("1 1", "given twice"),
+                       ("none", "choose at least 1 option; 'none' is not allowed")):
+        with pytest.raises(ValueError, match=words) as info:
+            parse_answer(one, bad)
+        assert "main_action" not in str(info.value)
 
 
 def test_invalid_input_explains_and_asks_again() -> None:
@@ -174,7 +180,7 @@ def test_invalid_input_explains_and_asks_again() -> None:
     screen = out.getvalue()
     assert "Not accepted: there is no option 7: choose 1..3" in screen
     assert "Not accepted: 'banana' is neither an option number" in screen
-    assert "Not accepted: mulligan: an option key is repeated" in screen
+    assert "Not accepted: an option is given twice" in screen
     assert "Type an option number or key" in screen
     assert "usage: card NAME" in screen and "usage: log [N]" in screen and "usage: save FILE" in screen
     assert "Undo is only available in solo games" in screen

@@ -439,6 +439,7 @@ def test_a_source_trigger_prompt_names_the_source_in_words() -> None:
         agents = [tcgcore.make_agent(m.spec, "heuristic", i) for i in range(2)]
         while m.result is None:
             c = m.pending
+            assert c is not None
             if c.kind == "source_trigger":
                 seen += 1
                 assert "_" not in c.prompt and c.prompt.startswith("Source trigger of "), c.prompt

@@ -321,3 +321,14 @@ def test_progress_is_one_finished_line_when_stderr_is_not_a_terminal() -> None:
             line(done, 4)
     assert err.getvalue() == ("[" + "#" * 22 + "." * 8 + "] 3/4 games, 0.1 games/s, 0:00:10 left\n"
                               "[" + "#" * 30 + "] 4/4 games, 0.1 games/s in 0:00:40\n")
+
+
+def test_play_takes_rules_options_like_simulate() -> None:
+    """``--rules`` (the Guimi page's spelling) works for ``play`` as it does for ``simulate``."""
+    from tcgcore.cli import _game_options, build_parser
+
+    args = build_parser().parse_args(["play", "guimi_revival", "--rules", "defeat_condition=death",
+                                      "-o", "first_player=p0"])
+    assert _game_options(args) == {"defeat_condition": "death", "first_player": "p0"}
+    code, _, err = _run_err("play", "guimi_revival", "--rules", "defeat_condition=deth")
+    assert code == 2 and "defeat_condition is one of mad_while_dead, death" in err

@@ -26,6 +26,7 @@ from tcgcore._terminal import (
     parse_answer,
     render_board,
     render_choice,
+    render_result,
 )
 from tcgcore.cli import main
 
@@ -161,6 +162,12 @@ def test_parse_answer_numbers_keys_and_multi_select() -> None:
     for bad in ("4", "0", "zebra", "   "):
         with pytest.raises(ValueError):
             parse_answer(choice, bad)
+    one = tcgcore.Choice(player=0, kind="main_action", prompt="Pick", options=choice.options)
+    for bad, words in (("1 2", "choose at most 1 option, got 2"), ("1 1", "given twice"),
+                       ("none", "choose at least 1 option; 'none' is not allowed")):
+        with pytest.raises(ValueError, match=words) as info:
+            parse_answer(one, bad)
+        assert "main_action" not in str(info.value)
 
 
 def test_invalid_input_explains_and_asks_again() -> None:
@@ -174,7 +181,7 @@ def test_invalid_input_explains_and_asks_again() -> None:
     screen = out.getvalue()
     assert "Not accepted: there is no option 7: choose 1..3" in screen
     assert "Not accepted: 'banana' is neither an option number" in screen
-    assert "Not accepted: mulligan: an option key is repeated" in screen
+    assert "Not accepted: an option is given twice" in screen
     assert "Type an option number or key" in screen
     assert "usage: card NAME" in screen and "usage: log [N]" in screen and "usage: save FILE" in screen
     assert "Undo is only available in solo games" in screen
@@ -481,3 +488,17 @@ def test_generic_log_lines_read_moves_as_sentences() -> None:
     assert describe_event(spec, state, odd) == "P1: Spark (banished) (arena.1 -> void)"
     game = tcgcore.new_match("sparks", seed=1)
     assert describe_event(game.spec, game.state, drawn) == "P0 draws Spark (deck.0 -> hand.0)"
+
+
+def test_sparks_log_lines_use_words_not_event_kinds() -> None:
+    match = tcgcore.new_match("sparks", seed=3)
+    tcgcore.play_out(match, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    lines = [describe_event(match.spec, match.state, ev) for ev in match.events_since(0)]
+    assert any("draws a card (Ember)" in line or "the clash is scored" in line for line in lines)
+    for line in lines:
+        assert "_" not in line and "{" not in line, line
+
+
+def test_the_result_line_reads_the_reason_code_as_words() -> None:
+    result = tcgcore.Result(winners=[1], losers=[0], reason="deck_out")
+    assert render_result(result) == "Match over: winner(s): P1 (deck out)"

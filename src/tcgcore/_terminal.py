@@ -289,7 +289,7 @@ def render_result(result: Result) -> str:
         summary = "winner(s): " + ", ".join(f"P{w}" for w in result.winners)
     else:
         summary = "no winner: " + ", ".join(f"P{s}" for s in result.losers) + " lost"
-    return f"Match over: {summary} ({result.reason})"
+    return f"Match over: {summary} ({result.reason.replace('_', ' ')})"
 
 
 def parse_answer(choice: Choice, text: str) -> list[str]:
@@ -297,16 +297,20 @@ def parse_answer(choice: Choice, text: str) -> list[str]:
 
     Accepts a whole line equal to an option key; otherwise tokens separated by spaces or
     commas, each a 1-based option number or an option key; ``none`` or ``-`` for an empty
-    selection. The count is checked by :meth:`tcgcore.Match.choose`.
+    selection. The count is checked here too, in the player's words (``choose at most 1
+    option, got 2``); :meth:`tcgcore.Match.choose` checks everything again.
 
     Raises:
-        ValueError: a number out of range or an unknown key, with an explanation.
+        ValueError: a number out of range, an unknown key, a repeated option or too few or
+            too many options, with an explanation.
     """
     line = text.strip()
     keys = [o.key for o in choice.options]
     if line in keys:
         return [line]
     if line.lower() in ("none", "-"):
+        if choice.min > 0:
+            raise ValueError(f"choose at least {_count(choice.min)}; 'none' is not allowed here")
         return []
     out: list[str] = []
     for token in line.replace(",", " ").split():
@@ -323,7 +327,17 @@ def parse_answer(choice: Choice, text: str) -> list[str]:
     if not out:
         raise ValueError("type an option number or key" +
                          (" ('none' to choose nothing)" if choice.min == 0 else ""))
+    if len(set(out)) != len(out):
+        raise ValueError("an option is given twice")
+    if len(out) > choice.max:
+        raise ValueError(f"choose at most {_count(choice.max)}, got {len(out)}")
+    if len(out) < choice.min:
+        raise ValueError(f"choose at least {_count(choice.min)}, got {len(out)}")
     return out
+
+
+def _count(n: int) -> str:
+    return f"{n} option" if n == 1 else f"{n} options"
 
 
 def omniscient_view(match: Match[Any]) -> View:

@@ -140,8 +140,10 @@ def _with_deck_files(exc: OptionsError, args: argparse.Namespace) -> OptionsErro
 
 
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Game options from ``-o``, ``--deck``/``--decks``, ``--scenario`` and ``--difficulty``."""
+    """Game options from ``-o``, ``--rules``, ``--deck``/``--decks``, ``--scenario`` and
+    ``--difficulty``."""
     options = dict(args.option or [])
+    options.update(dict(getattr(args, "rules", None) or []))
     decks = _deck_entries(args)
     if decks:
         options["decks"] = [_deck_value(d) for d in decks]
@@ -263,6 +265,8 @@ def _cmd_campaign(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 def _add_game_option_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--option", action="append", type=_parse_option, metavar="KEY=VALUE",
                    help="a game option (VALUE parsed as JSON when it can be)")
+    p.add_argument("--rules", action="append", type=_parse_option, metavar="OPTION=VALUE",
+                   help="a rules option (a game option; repeatable)")
     p.add_argument("--decks", "--deck", dest="decks", action="append", metavar="A,B",
                    help="decks by name or file, one per seat in order: comma-separated and/or "
                         "repeated; --deck and --decks are the same option ('-' reads stdin; "
@@ -359,7 +363,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             summary = "winner(s): " + ", ".join(f"P{w}" for w in result.winners)
         else:
             summary = "no winner"
-        out.write(f"result: {summary} ({result.reason}) after {decisions} decisions\n")
+        reason = result.reason.replace("_", " ")
+        out.write(f"result: {summary} ({reason}) after {decisions} decisions\n")
     return 0
 
 
@@ -388,7 +393,6 @@ def _json_object(text: str) -> dict[str, Any]:
 
 def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     options = _game_options(args)
-    options.update(dict(args.rules or []))
     spec = default_registry().game(args.game)
     agents = args.agents.split(",") if args.agents is not None else [spec.default_agent]
     if args.outcomes and not args.json:
@@ -519,8 +523,6 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument("--runtime-env", type=_json_object, default=None, metavar="JSON",
                        help="with --backend ray: a Ray runtime environment for the game tasks, "
                             "as a JSON object (e.g. '{\"pip\": [\"tcgcore-guimi-revival\"]}')")
-    p_sim.add_argument("--rules", action="append", type=_parse_option, metavar="OPTION=VALUE",
-                       help="a rules option (a game option; repeatable)")
     _add_game_option_flags(p_sim)
     p_sim.add_argument("--json", action="store_true", help="machine-readable report")
     p_sim.add_argument("--outcomes", action="store_true", help="with --json: every game's outcome")

@@ -249,3 +249,21 @@ def test_A201_2_signature_cards_and_the_basic_weakness_come_once() -> None:
     problems = check_deck(json.dumps(deck), "roland-edited.json")
     assert any("01006" in p and "3 copies of a signature card" in p for p in problems)
     assert any("01000" in p and "5 copies" in p for p in problems)
+
+
+def test_a_negative_quantity_names_the_field_card_and_value() -> None:
+    with pytest.raises(tcgcore.DeckError) as info:
+        parse_deck('{"investigator_code": "01001", "slots": {"01020": -3}}', "mine.json")
+    assert ("field 'slots': card 01020: quantity must be a whole number (0 or more), got -3"
+            in str(info.value))
+
+
+def test_chaos_tokens_read_as_words_in_the_panel_and_the_log() -> None:
+    from tcgcore_arkham_card.plugin import describe, render_panel
+
+    m = tcgcore.new_match("arkham_card", seed=1)
+    bag = next(line for line in render_panel(m.view(0)) if line.startswith("Chaos bag: "))
+    assert "auto-fail" in bag and "elder sign" in bag and "skull x2" in bag, bag
+    assert "_" not in bag, bag
+    shown = tcgcore.Event(seq=1, kind="token_revealed", data={"token": "elder_sign"})
+    assert describe(m.state, shown) == "  chaos token: elder sign"

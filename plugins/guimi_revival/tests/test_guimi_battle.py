@@ -444,3 +444,25 @@ def test_091_2_nothing_untaps_in_battle() -> None:
     m = battle(player(units=[{"code": "seer_b9", "tapped": True}, "", "", ""]), hunter())
     finish_round(m)
     assert m.state.round == 2
+
+
+def test_a_source_trigger_prompt_names_the_source_in_words() -> None:
+    """The prompt says "Source trigger of Sefirah Castle", and the heuristic agent still reads
+    which Source it is."""
+    from tcgcore_guimi_revival.agents import _op_of
+    from tcgcore_guimi_revival.cards import load_pathways
+
+
+    seen = 0
+    for seed in range(3):
+        m = tcgcore.new_match("guimi_revival", seed=seed)
+        agents = [tcgcore.make_agent(m.spec, "heuristic", i) for i in range(2)]
+        while m.result is None:
+            c = m.pending
+            assert c is not None
+            if c.kind == "source_trigger":
+                seen += 1
+                assert "_" not in c.prompt and c.prompt.startswith("Source trigger of "), c.prompt
+                assert _op_of(c) in load_pathways().sources
+            m.choose(c.player, agents[c.player].decide(m, c))
+    assert seen

@@ -187,3 +187,22 @@ def test_played_log_lines_are_whole_sentences() -> None:
                           src="hand.0", dst="spirit.0")
     line = describe(m.state, event)
     assert line.endswith("face up into the Spirit World") and " to " not in line, line
+
+
+def test_loss_and_game_over_lines_give_the_reason_in_words() -> None:
+    """Reason and damage-check codes (``deck_out``, ``corruption_2``) are not shown as codes."""
+    from tcgcore_guimi_revival.plugin import describe
+
+    loss = tcgcore.Event(seq=1, kind="loss_condition", player=0, data={"reason": "deck_out"})
+    over = tcgcore.Event(seq=2, kind="game_over", data={"reason": "deck_out", "draw": False})
+    check = tcgcore.Event(seq=3, kind="damage_check", player=1, data={"outcome": "corruption_2"})
+    m = new_match(4)
+    assert "no card left to draw or reveal" in describe(m.state, loss)
+    assert describe(m.state, over) == "=== Game over: decided (no card left to draw or reveal) ==="
+    assert "2 corruption" in describe(m.state, check)
+    for seed in (4, 5, 6):
+        m = new_match(seed)
+        tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+        for e in m.events_since(0):
+            if e.kind in ("loss_condition", "game_over", "damage_check"):
+                assert "_" not in describe(m.state, e), describe(m.state, e)

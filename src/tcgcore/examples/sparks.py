@@ -329,7 +329,26 @@ def describe(state: SparksState, event: Event) -> str:
         return f"{who} wins the clash with {event.amount} against {event.data.get('against')}"
     if event.kind == "round_started":
         return f"--- round {event.amount} ---"
-    return f"{who} {event.kind} {dict(event.data) if event.data else ''}".strip()
+    if event.kind == "clash_scoring":
+        return "the clash is scored"
+    if event.kind == "clash_tied":
+        return f"the clash is tied at {event.amount}"
+    if event.kind == "clash_lost":
+        return f"{who} loses the clash"
+    if event.kind == "shuffled":
+        return f"{who} shuffles their deck"
+    if event.kind == "ability":
+        text = _ABILITY_TEXT.get(str(event.data.get("ability")), "uses an ability")
+        return f"{who} {text}"
+    return f"{who} {event.kind.replace('_', ' ')}".strip()
+
+
+#: what each triggered ability did, as the end of a log sentence ("P0 ...")
+_ABILITY_TEXT = {"blaze_mill": "discards their top card (Blaze)",
+                 "flare_draw": "draws a card (Flare)",
+                 "flare_mill": "makes the opponent discard their top card (Flare)",
+                 "shield_bonus": "gets +3 to this clash (Shield)",
+                 "ember_draw": "draws a card (Ember)"}
 
 
 #: Each zone of a Sparks match: kind, owner, visibility, capacity, slotted (see ``setup``).

@@ -81,7 +81,8 @@ def _slot_map(value: Any, field: str, source: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for code, qty in value.items():
         if isinstance(qty, bool) or not isinstance(qty, int) or qty < 0:
-            raise _bad(source, f"field '{field}': card {code}: quantity must be a whole number")
+            raise _bad(source, f"field '{field}': card {code}: quantity must be a whole number "
+                               f"(0 or more), got {qty!r:.40}")
         if qty:
             out[str(code)] = qty
     return out

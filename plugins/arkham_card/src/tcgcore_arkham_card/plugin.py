@@ -262,7 +262,7 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
         return (f"{who} tests {data.get('skill')} ({data.get('kind')}) against difficulty "
                 f"{data.get('difficulty')}")
     if k == "token_revealed":
-        return f"  chaos token: {data.get('token')}"
+        return f"  chaos token: {token_words(str(data.get('token')))}"
     if k in ("test_succeeded", "test_failed"):
         parts = [f"{data.get('skill', '?')} {data.get('base', '?')}"]
         if data.get("bonus"):
@@ -272,7 +272,7 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
         for tok in str(data.get("tokens") or "").split(","):
             if tok:
                 t, _, m = tok.partition(":")
-                parts.append(f"{m} ({t})")
+                parts.append(f"{m} ({token_words(t)})")
         verdict = "succeeds" if k == "test_succeeded" else "fails"
         auto = f", automatic {data['auto']}" if data.get("auto") else ""
         return (f"  {' '.join(parts)} = {data.get('value')} vs {data.get('difficulty')}: "
@@ -534,6 +534,12 @@ def find_card(name: str) -> str | None:
     return None
 
 
+def token_words(token: str) -> str:
+    """A chaos token as players name it: ``auto_fail`` -> ``auto-fail``, ``elder_sign`` ->
+    ``elder sign``; numbers and the other symbols stay as they are."""
+    return "auto-fail" if token == "auto_fail" else token.replace("_", " ")
+
+
 def render_panel(view: tcgcore.View) -> list[str]:
     """The Arkham panel of the terminal board, drawn from the view's public panel only:
     agenda doom vs threshold, act progress, each investigator (resources, clues, damage,
@@ -589,7 +595,8 @@ def render_panel(view: tcgcore.View) -> list[str]:
         lines.append(f"  {loc['name']}: shroud {loc['shroud']}, {loc['clues']} clues -> {links}"
                      + (f"; investigators: {', '.join(here)}" if here else "")
                      + (f"; enemies: {'; '.join(foes)}" if foes else ""))
-    bag = ", ".join(f"{t}x{n}" if n > 1 else t for t, n in p.get("chaos_bag", {}).items())
+    bag = ", ".join(token_words(t) + (f" x{n}" if n > 1 else "")
+                    for t, n in p.get("chaos_bag", {}).items())
     lines.append(f"Chaos bag: {bag}")
     test = p.get("test")
     if test:

@@ -20,7 +20,7 @@ from typing import Any
 import tcgcore
 from tcgcore import Choice, Match, Rng, View
 
-from .cards import RANK_GATE, CardDef, get_pool
+from .cards import RANK_GATE, CardDef, get_pool, load_pathways
 
 __all__ = ["HeuristicAgent", "make_heuristic", "make_random"]
 
@@ -162,8 +162,9 @@ def _op_of(choice: Choice) -> str:
         return prompt[prompt.index("(") + 1:-1]
     if prompt.startswith("Choose a card for "):
         return prompt[len("Choose a card for "):]
-    if prompt.startswith("Source trigger "):
-        return prompt.split()[2].rstrip(":")
+    if prompt.startswith("Source trigger of "):  # the Source by its name, back to its id
+        name = prompt[len("Source trigger of "):].rsplit(":", 1)[0]
+        return next((s.id for s in load_pathways().sources.values() if s.name_en == name), "")
     if "return tapped" in prompt:
         return "recur"
     return ""

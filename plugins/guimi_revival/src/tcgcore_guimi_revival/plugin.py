@@ -249,6 +249,31 @@ _MOVES = {
 }
 
 
+#: the words for a result or loss-condition reason code (``Result.reason`` keeps the code)
+_REASON_WORDS = {
+    "deck_out": "no card left to draw or reveal",
+    "death": "the Revival Beyonder died",
+    "mad_while_dead": "the Revival Beyonder is dead and mad",
+    "simultaneous_losses": "both players lost at once",
+    "double_ascension": "both players ascended at once",
+    "great_old_one": "ascension as a Great Old One",
+}
+
+#: the words for a damage check's outcome
+_OUTCOME_WORDS = {
+    "deck_out": "no card left to reveal",
+    "prevented": "a potion prevents it",
+    "face_up": "the card goes face up into the status zone (no corruption)",
+    "corruption_1": "the card goes face down into the status zone, 1 corruption",
+    "corruption_2": "the card goes face down into the status zone, 2 corruption",
+}
+
+
+def reason_words(reason: str) -> str:
+    """A result or loss-condition reason code as words (``deck_out`` -> readable text)."""
+    return _REASON_WORDS.get(reason, reason.replace("_", " "))
+
+
 def describe(state: GuimiState, event: Event) -> str:
     """One readable line per event (round, phases, actions, promotions, battles with their
     arithmetic, checks and the result)."""
@@ -333,9 +358,10 @@ def describe(state: GuimiState, event: Event) -> str:
         return (f"  attack {event.amount} vs defence {data.get('defence')} on {target}"
                 f"{' (' + str(calc) + ')' if calc else ''}: {verdict}")
     if k == "damage_check":
-        return f"  {who} damage check: {data.get('outcome')}"
+        outcome = str(data.get("outcome"))
+        return f"  {who} damage check: {_OUTCOME_WORDS.get(outcome, outcome.replace('_', ' '))}"
     if k == "loss_condition":
-        return f"  {who} meets a loss condition: {data.get('reason')}"
+        return f"  {who} meets a loss condition: {reason_words(str(data.get('reason')))}"
     if k == "ascension_began":
         return f"  {who} begins the GREAT OLD ONE ascension"
     if k == "ascension_failed":
@@ -343,7 +369,7 @@ def describe(state: GuimiState, event: Event) -> str:
     if k == "mulligan":
         return f"  {who} mulligans {event.amount} card(s)"
     if k == "game_over":
-        reason = data.get("reason")
+        reason = reason_words(str(data.get("reason")))
         return f"=== Game over: {'draw' if data.get('draw') else 'decided'} ({reason}) ==="
     if k == "scenario_loaded":
         return f"scenario loaded at round {event.amount}"

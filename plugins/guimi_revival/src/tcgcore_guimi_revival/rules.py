@@ -2080,7 +2080,8 @@ def _source_trigger(eng: Eng, step: SourceTrigger) -> None:
         draw(eng, p, 2, below=step.checked)
         return
     if ids:
-        eng.ask(p, "source_trigger", f"Source trigger {src}: choose a card",
+        name = load_pathways().sources[src].name_en
+        eng.ask(p, "source_trigger", f"Source trigger of {name}: choose a card",
                 [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in ids],
                 resume=EffectAnswer(player=p, op=src, amount=1))
 

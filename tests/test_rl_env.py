@@ -181,6 +181,17 @@ def test_the_gymnasium_wrapper_is_one_line() -> None:
     assert genv.observation_space.contains(obs)
 
 
+def test_the_gymnasium_wrapper_names_a_seat_it_cannot_play() -> None:
+    """A seat the match does not have, or one the opponents bind, is a SeatError naming it
+    (not "every seat is bound")."""
+    for seat in (2, -1):
+        with pytest.raises(tcgcore.SeatError, match=f"no seat {seat}"):
+            rl.gym_env("sparks", seat=seat)
+    with pytest.raises(tcgcore.SeatError, match="binds seat 0"):
+        rl.gym_env("sparks", seat=0, opponents={0: "random", 1: "random"})
+    assert rl.gym_env("sparks", seat=0, opponents={1: "random"}).agent == "player_0"
+
+
 def test_render_prints_the_acting_seats_board_as_the_terminal_does() -> None:
     env = rl.env("sparks", seed=6)
     env.reset()

@@ -269,11 +269,16 @@ def gym_env(game: str, *, seat: int = 0, opponents: AgentSpec | Mapping[int, Age
     played by ``opponents`` (one agent spec for all of them, or one per seat).
 
     Raises:
-        OptionsError, SeatError: as :func:`env`.
+        OptionsError, SeatError: as :func:`env`; ``SeatError`` also for a ``seat`` the
+            match does not have, or one that ``opponents`` binds to an agent.
     """
     seats = players if players is not None else tcgcore.default_registry().game(game).default_players
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise tcgcore.SeatError(f"seat: no seat {seat!r} in a {seats}-seat {game} match")
     bound = (dict(opponents) if isinstance(opponents, Mapping)
              else {s: opponents for s in range(seats) if s != seat})
+    if seat in bound:
+        raise tcgcore.SeatError(f"opponents binds seat {seat}, the environment's own seat")
     return GymEnv(env(game, seed=seed, options=options, agents=bound, players=players,
                       max_actions=max_actions, max_steps=max_steps, render_mode=render_mode))
 

@@ -13,14 +13,14 @@ Three measurements, all seeded (game ``i`` of a matchup uses match seed ``i``):
 1. heuristic against random, for every (heuristic precon, random precon) pair: half the games
    with the heuristic in seat 0, half in seat 1 (the first player is drawn by the game);
 2. heuristic against heuristic for every precon pair (deck balance);
+3. card coverage: every card of the set that was played (to a unit slot, activated as an event,
+   potion or extra-deck card, or used through an ability) in heuristic-vs-heuristic and
+   heuristic-vs-random games of every precon pair.
+
 With ``--backend ray`` the matchups of 1 and 2 run through ``tcgcore.simulate`` on one Ray
 cluster for the whole measurement (``--address``, ``RAY_ADDRESS``, or a local cluster of
 ``--workers`` CPUs; ``docs/distributed.md``); the tables are the same. The coverage games of
 3 read every game's events and play in this process.
-
-3. card coverage: every card of the set that was played (to a unit slot, activated as an event,
-   potion or extra-deck card, or used through an ability) in heuristic-vs-heuristic and
-   heuristic-vs-random games of every precon pair.
 """
 
 from __future__ import annotations

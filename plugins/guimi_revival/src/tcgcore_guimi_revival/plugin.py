@@ -307,7 +307,7 @@ def describe(state: GuimiState, event: Event) -> str:
     if k == "went_mad":
         if event.card is not None and event.code:
             return f"  {who}'s {c} goes MAD"
-        return f"  {who}'s Revival Beyonder goes MAD ({data.get('why')})"
+        return f"  {who}'s Revival Beyonder goes MAD ({mad_words(data.get('why'))})"
     if k == "madness_ended":
         if event.card is not None and event.code:
             return f"  {who}'s {c} is no longer mad"
@@ -378,6 +378,25 @@ def describe(state: GuimiState, event: Event) -> str:
     extra = f" {dict(data)}" if data else ""
     amount = f" {event.amount}" if event.amount is not None else ""
     return f"  {who} {k}{amount}{': ' + c if event.code else ''}{extra}".rstrip()
+
+
+def mad_words(why: Any) -> str:
+    """Why an RB went mad (112.1), in words for the log: ``face_down_<n>`` is the n-th
+    face-down status card; an unknown reason is "a madness rule" (never the internal name)."""
+    text = str(why)
+    if text.startswith("face_down_") and text[10:].isdigit():
+        return f"{text[10:]} face-down status cards"
+    return _MAD_WORDS.get(text, "a madness rule")
+
+
+#: the reasons of ``went_mad`` events (112.1, 113.4, 085.5), in words
+_MAD_WORDS = {
+    "three_in_damage_step": "3 or more corruption in one damage step",
+    "face_down_at_or_above_5": "5 or more face-down status cards",
+    "dead_corruption": "3 corruption while dead",
+    "promotion_failed": "a failed promotion",
+    "effect": "an effect",
+}
 
 
 #: what each effect op does, in words, for the event log ({n}: its amount)

@@ -299,7 +299,6 @@ def test_112_7_mad_beyonder_card_cannot_support_or_intercept() -> None:
         else:
             advance(m)
     assert seen == {"intercept", "support"}
-<<<<<<< HEAD
 def test_113_1_the_seventh_status_card_kills_the_sixth_does_not() -> None:
     """113.1 at its threshold: a hit that brings the status zone to 6 cards leaves the RB
     alive; one that brings it to 7 kills it (face-up cards, so no madness interferes)."""
@@ -311,7 +310,6 @@ def test_113_1_the_seventh_status_card_kills_the_sixth_does_not() -> None:
     assert m.state.dead[1] and m.result is not None and m.result.losers == [1]
     rb = m.state.cards[m.state.rb[1]]
     assert rb.zone == "underworld.1" and not rb.face_down  # 113.2, 031.5: face up
-=======
 
 
 def test_112_1_the_log_says_in_words_why_an_rb_goes_mad() -> None:
@@ -321,8 +319,7 @@ def test_112_1_the_log_says_in_words_why_an_rb_goes_mad() -> None:
                             "three_in_damage_step"),
                            (hit_rb(hunter(status=[FD] * 4)), "5 face-down status cards",
                             "face_down_5")):
-        mad = [e for e in m.events_since(0) if e.kind == "went_mad" and e.player == 1]
+        mad = [e for e in m.events_since(0, player="all") if e.kind == "went_mad" and e.player == 1]
         assert len(mad) == 1
         line = describe(m.state, mad[0])
         assert words in line and name not in line, line
->>>>>>> review2

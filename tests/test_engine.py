@@ -361,25 +361,27 @@ def test_a_state_field_without_a_default_is_refused_when_the_game_is_defined() -
 
 def test_seen_by_names_exactly_the_seats_that_saw_the_card(registry: tcgcore.Registry) -> None:
     """Event redaction (architecture.md, "The data model"): a move or a flip is seen by the
-    seats that could see the card before or after it; when that is every seat, the event is
-    public (ALL_PLAYERS, so spectators see it too), and a seat that saw neither side gets the
-    event without the card."""
+    seats that could see the card before or after it; a spectator sees only public cards, so a
+    card every seat saw in its own hand is seen by the seats (0b11) and not by spectators, and a
+    seat that saw neither side gets the event without the card."""
     m = _new(registry)
     eng = m.engine
     card = eng.zone("hand.0").cards[0]
-    # owner-only hand of seat 0 -> owner-only hand of seat 1: both seats, so everybody
-    assert eng.move(card, "hand.1", controller=1).seen_by == ALL_PLAYERS
+    # owner-only hand of seat 0 -> owner-only hand of seat 1: both seats, not spectators
+    moved = eng.move(card, "hand.1", controller=1)
+    assert moved.seen_by == 0b11 and not moved.visible_to(None)
     # hidden deck -> hand.1: seat 1 only
     top = eng.zone("deck.1").cards[0]
     assert eng.move(top, "hand.1").seen_by == 0b10
     assert m.events_since(m.state.event_count - 1, player=0)[0].card is None
-    assert m.events_since(m.state.event_count - 1, player=1)[0].card == top
+    assert m.events_since(m.state.event_count - 1, player="all")[0].card == top
+    assert m.events_since(m.state.event_count - 1, player=1)[0].card is not None
     # a face-down card controlled by seat 1 in seat 0's hand, turned face up: seat 1 saw it
-    # face down, seat 0 sees it in its hand: every seat
+    # face down, seat 0 sees it in its hand: both seats
     mine = eng.zone("hand.0").cards[0]
     eng.update_card(mine, face_down=True, controller=1)
     assert eng.seen_mask(m.state.cards[mine]) == 0b10
-    assert eng.flip(mine, face_down=False).seen_by == ALL_PLAYERS
+    assert eng.flip(mine, face_down=False).seen_by == 0b11
     # seat 0's own card turned face down in its hand: seat 0 before and after, only seat 0
     eng.update_card(mine, controller=0)
     assert eng.flip(mine, face_down=True).seen_by == 0b01

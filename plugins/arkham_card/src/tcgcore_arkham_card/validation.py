@@ -81,7 +81,9 @@ _SEAT_ZONE_IDS: Final = tuple(tuple(f"{kind}.{s}" for kind in _SEAT_ZONES) for s
 _SHARED_ZONES: Final = ("locations", "setaside", "acts", "agendas", "encounter",
                         "encounter_discard", "victory", "committed", "resolving", "out",
                         "removed")
-_TRIGGER_KINDS: Final = frozenset({"forced", "play_when", "reaction", "db"})
+_TRIGGER_KINDS: Final = frozenset({"forced", "play_when", "pass_when", "reaction", "db"})
+#: abilities named by one word: Cover Up's reaction (A974.1)
+_ONE_WORD_ABILITIES: Final = frozenset({"cover_up"})
 #: What the number in an option key ``"<head>:<number>"`` names, for the step that reads it.
 _KEY_IDS: Final = {"inv": "seat", "clue": "seat", "lend": "seat", "token": "index",
                    "asset": "card", "card": "card", "commit": "card", "enemy": "card",
@@ -233,6 +235,8 @@ def _inv_problem(state: ArkhamState) -> str | None:
 
 
 def _trigger_problem(state: ArkhamState, trig: tcgcore.Trigger, path: str) -> str | None:
+    if trig.ability in _ONE_WORD_ABILITIES:
+        return None if trig.source is not None else f"{path}.source: a card's ability needs its card"
     parts = trig.ability.split(":")
     if parts[0] not in _TRIGGER_KINDS or len(parts) < 2:
         return f"{path}.ability: {trig.ability!r} is not an ability of this game"
@@ -280,15 +284,18 @@ def _pending_problem(state: ArkhamState) -> str | None:
     assert pending is not None
     step = state.stack[-1]
     seat = getattr(step, "seat", None)
-    if type(seat) is int and seat >= 0 and not isinstance(step, DamageEnemy) \
+    if type(seat) is int and seat >= 0 and not isinstance(step, (DamageEnemy, MidnightAnswer)) \
             and pending.player != seat and pending.kind not in ("order_triggers", "use_trigger"):
-        return f"pending.player: {pending.player}, but its step is seat {seat}'s"
+        return (f"pending.player: {pending.player}, but its step ({type(step).__name__}) is "
+                f"seat {seat}'s")
     if pending.min < 1 and type(step) not in _MANY:
         return f"pending.min: {type(step).__name__} reads one answer, none may be chosen"
     n = len(state.cards)
     numbered = type(step) in _NUMBERED
     for j, opt in enumerate(pending.options):
         head, _, rest = opt.key.partition(":")
+        if numbered and opt.key == "none" and type(step) is CommitAnswer:
+            continue  # a commit window of a hand without a matching icon (A913.2)
         if numbered and (head not in _KEY_IDS or not rest):
             return f"pending.options[{j}].key: {opt.key!r} is not what {type(step).__name__} reads"
         if not rest or head not in _KEY_IDS:

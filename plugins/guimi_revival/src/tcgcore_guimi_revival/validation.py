@@ -17,6 +17,7 @@ from typing import Any, Final, get_args
 
 import tcgcore
 from tcgcore import (
+    EMPTY_SLOT,
     MAX_COUNT,
     Engine,
     check_fields,
@@ -141,10 +142,15 @@ def _battle_problem(state: GuimiState) -> str | None:
     problem = rule_each(rule_seat)(state, state.losses)
     if problem:
         return f"losses{problem}"
-    if not 0 <= state.moves <= MAX_COUNT or not 0 <= state.round <= MAX_COUNT:
-        return "moves, round: out of range"
-    if not 0 <= state.options.max_moves_per_turn <= 1000:
-        return f"options.max_moves_per_turn: {state.options.max_moves_per_turn} is outside 0..1000"
+    if not 0 <= state.round <= MAX_COUNT:
+        return "round: out of range"
+    if len(state.events_activated) != 2 or not all(0 <= n <= MAX_COUNT
+                                                    for n in state.events_activated):
+        return "events_activated: one count per seat, each in range (074.9)"
+    for i, arrangement in enumerate(state.arrangements):  # 077.5: unit ids or EMPTY_SLOT
+        if len(arrangement) != 4 or not all(c == EMPTY_SLOT or 0 <= c < len(state.cards)
+                                            for c in arrangement):
+            return f"arrangements[{i}]: four unit slots, each a card or empty (077.5)"
     if not 0 <= state.first < 2:
         return f"first: {state.first} is not a seat"
     att = state.attack

@@ -20,6 +20,7 @@ from __future__ import annotations
 # import of tcgcore checks this order.
 from ._agents import Agent, RandomAgent, make_agent, play_out
 from ._build import compiled_modules
+from ._determinize import determinize, determinize_state
 from ._engine import (
     Engine,
     TriggerPolicy,
@@ -62,6 +63,7 @@ from ._model import (
 )
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
 from ._rng import Rng
+from ._search import ISMCTSAgent
 from ._simulate import GameOutcome, SimulationReport, simulate, wilson_interval
 from ._spec import GameSpec, check_options
 from ._terminal import describe_event, render_board
@@ -92,6 +94,7 @@ __all__ = [
     "GameOutcome",
     "GameSpec",
     "GameState",
+    "ISMCTSAgent",
     "IllegalChoice",
     "Match",
     "Option",
@@ -128,6 +131,8 @@ __all__ = [
     "decided_by",
     "default_registry",
     "describe_event",
+    "determinize",
+    "determinize_state",
     "games",
     "highest_priority_first",
     "hookimpl",

@@ -14,7 +14,8 @@ import msgspec
 
 from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
-from ._model import Event, GameState, Step, Trigger
+from ._model import Event, GameState, Step, Trigger, Zone
+from ._rng import Rng
 
 __all__ = ["GameSpec", "Handler", "check_options"]
 
@@ -80,6 +81,16 @@ class GameSpec(Generic[S]):
         validate_state: ``validate(state) -> problem or None``, run on every
             loaded save after the core's own checks (unknown card codes and
             other game facts); a problem becomes a :class:`StateDecodeError`.
+        sample_pool: ``sample_pool(state, seat, zone, owner) -> pool or None``: the pool
+            an unseen card of ``owner`` in ``zone`` is redealt in by
+            :func:`tcgcore.determinize` (default ``"owner.<owner>"``), or ``None`` to keep
+            it in place. Decided from the zone and owner only, never the card.
+        sample_extra: ``sample_extra(state, seat, rng)``: adjust the game's own fields
+            of a determinisation (for ``seat``, drawing only from ``rng``); it must read
+            only what ``seat`` may know.
+        evaluate: ``evaluate(state, seat) -> float``: the expected score of ``seat``
+            (0 a loss, 1 a win) in an unfinished state, which lets the ``ismcts``
+            agent cut its rollouts short. ``None``: rollouts play to the end.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -114,6 +125,9 @@ class GameSpec(Generic[S]):
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
+        sample_pool: Callable[[S, int, Zone, int], str | None] | None = None,
+        sample_extra: Callable[[S, int, Rng], None] | None = None,
+        evaluate: Callable[[S, int], float] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -150,6 +164,9 @@ class GameSpec(Generic[S]):
         self.default_agent = default_agent
         self.check_deck = check_deck
         self.campaign_runner = campaign_runner
+        self.sample_pool = sample_pool
+        self.sample_extra = sample_extra
+        self.evaluate = evaluate
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

@@ -150,8 +150,9 @@ class ISMCTSAgent:
         self._root: _Node | None = None
         self._resume_at = -1  # the decision count at which the kept root is valid
         self._match_seed: int | None = None
-        #: iterations run by the last decision (for measurements)
+        #: iterations run by the last decision, and whether it started from a kept subtree
         self.last_iterations = 0
+        self.last_reused = False
 
     def _rollout_agent(self, match: Match[Any]) -> Any:
         if self._policy is None or self._policy_game != match.spec.name:
@@ -169,6 +170,7 @@ class ISMCTSAgent:
         root = self._root if (self.reuse and self._root is not None
                               and self._resume_at == done
                               and self._match_seed == match.seed) else None
+        self.last_reused = root is not None
         if root is None:
             root = _Node()
         policy = self._rollout_agent(match)

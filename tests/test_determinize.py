@@ -19,6 +19,10 @@ from hypothesis import strategies as st
 
 import tcgcore
 from tcgcore import EMPTY_SLOT, Match, RandomAgent, Rng, determinize
+from tcgcore.examples import sparks
+from tcgcore.testing import hidden_twin
+
+_SPARKS = tcgcore.load_registry(load_entrypoints=False, plugins=[sparks])
 
 
 def _played(game: str, seed: int, decisions: int, registry: tcgcore.Registry | None = None,
@@ -37,52 +41,12 @@ def _unseen(match: Match[Any], seat: int) -> list[int]:
             if cid != EMPTY_SLOT and not eng.can_see(seat, state.cards[cid])]
 
 
-def _twin_with_hidden_swaps(match: Match[Any], seat: int) -> Match[Any]:
-    """A clone where hidden facts differ: two unseen cards of one pool (the game's
-    ``sample_pool``, by default one per owner) in different places swap places, and every
-    hidden deck is reversed."""
-    twin = match.clone()
-    state = twin.state
-    unseen = _unseen(twin, seat)
-    pool_of = match.spec.sample_pool
-    by_pool: dict[str | None, list[int]] = {}
-    for cid in unseen:
-        card = state.cards[cid]
-        zone = state.zones[card.zone]
-        name = pool_of(state, seat, zone, card.owner) if pool_of else str(card.owner)
-        by_pool.setdefault(name, []).append(cid)
-    by_pool.pop(None, None)
-    for ids in by_pool.values():
-        pair = next(((a, b) for a in ids for b in ids
-                     if state.cards[a].zone != state.cards[b].zone
-                     and state.cards[a].code != state.cards[b].code
-                     and state.cards[a].attached_to is None
-                     and state.cards[b].attached_to is None), None)
-        if pair is None:
-            continue
-        a, b = pair
-        za, zb = state.zones[state.cards[a].zone], state.zones[state.cards[b].zone]
-        ia, ib = za.cards.index(a), zb.cards.index(b)
-        za.cards[ia], zb.cards[ib] = b, a
-        ca, cb = state.cards[a], state.cards[b]
-        twin.engine.update_card(a, zone=cb.zone)
-        twin.engine.update_card(b, zone=ca.zone)
-    for zone in state.zones.values():
-        if zone.visibility == "hidden" and not zone.slotted and all(
-                pool_of is None or pool_of(state, seat, zone, state.cards[c].owner) is not None
-                for c in zone.cards):
-            zone.cards.reverse()
-    return twin
-
-
 # ---------------------------------------------------------------- the view is the real one
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 40), sample_seed=st.integers(0, 2**32))
 def test_sparks_sample_view_equals_real_view(seed: int, steps: int, sample_seed: int) -> None:
-    registry = tcgcore.load_registry(load_entrypoints=False,
-                                     plugins=[tcgcore.examples.sparks])  # type: ignore[attr-defined]
-    match = _played("sparks", seed, steps, registry)
+    match = _played("sparks", seed, steps, _SPARKS)
     rng = Rng.from_seed(sample_seed)
     for seat in range(match.state.num_players):
         sample = determinize(match, seat, rng)
@@ -130,12 +94,9 @@ def test_bad_seat_is_refused(registry: tcgcore.Registry) -> None:
     ("sparks", 8, 6), ("sparks", 9, 25), ("guimi_revival", 1, 30), ("arkham_card", 2, 30),
 ])
 def test_samples_ignore_hidden_facts(game: str, seed: int, steps: int) -> None:
-    registry = tcgcore.load_registry(load_entrypoints=False,
-                                     plugins=[tcgcore.examples.sparks]) \
-        if game == "sparks" else None  # type: ignore[attr-defined]
-    match = _played(game, seed, steps, registry)
+    match = _played(game, seed, steps, _SPARKS if game == "sparks" else None)
     seat = match.pending.player if match.pending is not None else 0
-    twin = _twin_with_hidden_swaps(match, seat)
+    twin = hidden_twin(match, seat)
     assert twin.digest() != match.digest()  # the hidden facts really differ
     assert twin.view(seat) == match.view(seat)
     for k in range(5):

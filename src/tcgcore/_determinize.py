@@ -16,8 +16,10 @@ facts, the same ones :func:`tcgcore.Match.view` uses, and nothing else:
   controller, counters);
 * every other card is *unseen*. Unseen cards are grouped into **pools** (by default one
   per owner: the cards a player brought are interchangeable to the other seats, and a
-  seat's own deck order is unknown to itself); within a pool the instance ids and, on
-  their own, the codes (with the owner) are dealt at random over the pool's places. So
+  seat's own deck order is unknown to itself); within a pool the codes (with their
+  owner) are dealt at random over the pool's places, and the pool's instance ids are
+  laid on the places in increasing order, so that neither where an id is nor which code
+  it carries says anything about the real state. So
   the sample depends only on the places, the set of unseen ids of each pool and the
   multiset of codes in it, never on which unseen card is where: swapping two unseen
   cards of a pool, or reordering a hidden deck, leaves every sample unchanged;
@@ -45,7 +47,6 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from ._engine import _can_see
 from ._model import EMPTY_SLOT, CardInstance, GameState
 from ._rng import Rng
 
@@ -89,27 +90,38 @@ def determinize_state(spec: GameSpec[S], state: S, seat: int, rng: Rng) -> S:
     pool_of = spec.sample_pool
     # pool name -> (places as (zone id, index), unseen instance ids there)
     pools: dict[str, tuple[list[tuple[str, int]], list[int]]] = {}
+    named: dict[int, tuple[list[tuple[str, int]], list[int]] | None] = {}  # by owner, per zone
     for zone in state.zones.values():
+        vis = zone.visibility
+        # every card is unseen in a hidden zone or another seat's owner-only zone, except a
+        # face-down one the seat controls; elsewhere only the face-down cards of others
+        closed = vis == "hidden" or (vis == "owner" and zone.owner != seat)
+        named.clear()
+        zid = zone.id
         for index, cid in enumerate(zone.cards):
             if cid == EMPTY_SLOT or cid in keep:
                 continue
             card = real_cards[cid]
-            if _can_see(seat, card, zone):
+            if closed:
+                if card.face_down and card.controller == seat and vis != "hidden":
+                    continue
+            elif not card.face_down or card.controller == seat:
                 continue
-            name = (pool_of(sample, seat, zone, card.owner) if pool_of is not None
-                    else f"owner.{card.owner}")
-            if name is None:
-                continue
-            got = pools.get(name)
-            if got is None:
-                got = pools[name] = ([], [])
-            got[0].append((zone.id, index))
-            got[1].append(cid)
+            owner = card.owner
+            if owner in named:
+                got = named[owner]
+            else:
+                name = (pool_of(sample, seat, zone, owner) if pool_of is not None
+                        else f"owner.{owner}")
+                got = None if name is None else pools.setdefault(name, ([], []))
+                named[owner] = got
+            if got is not None:
+                got[0].append((zid, index))
+                got[1].append(cid)
     for name in sorted(pools):
         places, ids = pools[name]
         faces = sorted((real_cards[cid].code, real_cards[cid].owner) for cid in ids)
-        ids = sorted(ids)
-        rng.shuffle(ids)
+        ids = sorted(ids)  # laid on the places in order: a function of what the seat knows
         rng.shuffle(faces)
         # the physical facts of each place, read before any instance is replaced
         shells = [real_cards[state.zones[z].cards[i]] for z, i in places]

@@ -121,20 +121,28 @@ class ISMCTSAgent:
         depth: most decisions in one rollout before it is scored by ``evaluate``.
         exploration: the UCB1 constant ``c``.
         reuse: keep the subtree of the last answer for the next decision when valid.
+        opponents: ``"tree"``: the other seats' decisions are nodes of the tree too, each
+            chosen by UCB1 for the seat deciding (SO-ISMCTS); ``"policy"``: the tree holds
+            only this seat's decisions and the others are played by the rollout policy
+            (an open-loop search against that model of the opponents).
 
     Raises:
-        OptionsError: a budget that is not positive, or no budget at all.
+        OptionsError: a budget that is not positive, no budget at all, or an unknown
+            ``opponents``.
     """
 
     def __init__(self, seed: int = 0, *, iterations: int | None = 200,
                  seconds: float | None = None, rollout: str = "random", depth: int = 200,
-                 exploration: float = 0.7, reuse: bool = True) -> None:
+                 exploration: float = 0.7, reuse: bool = True,
+                 opponents: str = "tree") -> None:
         if iterations is None and seconds is None:
             raise OptionsError("ismcts: give iterations or seconds")
         if iterations is not None and iterations < 1:
             raise OptionsError(f"ismcts: iterations must be at least 1, got {iterations}")
         if seconds is not None and not seconds > 0:
             raise OptionsError(f"ismcts: seconds must be positive, got {seconds}")
+        if opponents not in ("tree", "policy"):
+            raise OptionsError(f"ismcts: opponents must be tree or policy, got {opponents!r}")
         if depth < 0:
             raise OptionsError(f"ismcts: depth must be at least 0, got {depth}")
         self.seed = seed
@@ -145,6 +153,7 @@ class ISMCTSAgent:
         self.depth = depth
         self.exploration = exploration
         self.reuse = reuse
+        self.opponents = opponents
         self._policy: Any = None
         self._policy_game: str | None = None
         self._root: _Node | None = None
@@ -163,13 +172,21 @@ class ISMCTSAgent:
     def decide(self, match: Match[Any], choice: Choice) -> list[str]:
         """Search from ``choice`` (the seat's pending choice) and return the keys to answer."""
         seat = choice.player
-        if len(choice.options) == 1 and choice.min == choice.max == 1:
-            self._root = None
-            return [choice.options[0].key]
         done = len(match.decisions)
-        root = self._root if (self.reuse and self._root is not None
-                              and self._resume_at == done
+        # the kept subtree is this decision's when nobody decided since our last answer,
+        # or, with opponents played by the policy (the tree holds only our decisions),
+        # whatever the others did in between
+        valid = done == self._resume_at or (self.opponents == "policy"
+                                            and done > self._resume_at >= 0)
+        root = self._root if (self.reuse and self._root is not None and valid
                               and self._match_seed == match.seed) else None
+        self._match_seed = match.seed
+        self._resume_at = done + 1
+        if len(choice.options) == 1 and choice.min == choice.max == 1:
+            only = choice.options[0].key  # nothing to search: follow the tree down
+            self._root = root.children.get(only) if root is not None else None
+            self.last_iterations = 0
+            return [only]
         self.last_reused = root is not None
         if root is None:
             root = _Node()
@@ -188,8 +205,6 @@ class ISMCTSAgent:
         legal = _answers(choice)
         best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1))
         self._root = root.children.get(best)
-        self._resume_at = done + 1
-        self._match_seed = match.seed
         return _split(best)
 
     def _iterate(self, real: Match[Any], seat: int, root: _Node, policy: Any) -> None:
@@ -205,6 +220,9 @@ class ISMCTSAgent:
             if choice is None:  # pragma: no cover - the engine guarantees one or the other
                 break
             mover = choice.player
+            if mover != seat and self.opponents == "policy":
+                sample.choose(mover, policy.decide(sample, choice))
+                continue
             legal = _answers(choice)
             children = node.children
             untried = [a for a in legal if a not in children]
@@ -254,7 +272,8 @@ class ISMCTSAgent:
 
 
 _OPTION_TYPES: dict[str, type] = {"iterations": int, "seconds": float, "rollout": str,
-                                  "depth": int, "exploration": float, "reuse": bool}
+                                  "depth": int, "exploration": float, "reuse": bool,
+                                  "opponents": str}
 
 
 def parse_agent_options(agent: str, text: str) -> dict[str, Any]:

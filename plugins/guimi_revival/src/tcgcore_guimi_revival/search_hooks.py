@@ -1,8 +1,10 @@
 """What the core's determinisation and search cannot know about Guimi Revival.
 
 * ``sample_pool``: an extra deck (033) is its owner's, never mixed with the main deck or
-  the hand, so its unseen cards are redealt among themselves; a player's hand and main
-  deck form one pool (cards go from one to the other unseen).
+  the hand, so its unseen cards are redealt among themselves; the Revival Beyonder set
+  face down (051.1) is one of the deck list's cards and stays one (a pool of its own); a
+  player's hand, main deck and other face-down cards form one pool (cards go from one to
+  the other unseen).
 * ``evaluate``: a rough score of an unfinished game for the ``ismcts`` agent's short
   rollouts, from public facts of the board: how far each Revival Beyonder has climbed its
   sequence (086.1, the way to the Great Old One, 132.1), madness and death (112, 113),
@@ -22,8 +24,8 @@ __all__ = ["evaluate", "sample_pool"]
 
 def sample_pool(state: GuimiState, seat: int, zone: tcgcore.Zone, owner: int) -> str | None:
     """The determinisation pool of an unseen card of ``owner`` in ``zone``."""
-    if zone.kind == "extra":
-        return f"extra.{owner}"
+    if zone.kind in ("extra", "revival"):
+        return f"{zone.kind}.{owner}"
     return f"main.{owner}"
 
 

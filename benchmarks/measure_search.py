@@ -110,15 +110,16 @@ class _Timed:
 
 
 def strength(game: str, games: int, seconds: float, rollout: str = "random",
-             depth: int = 20, opponents: str = "tree") -> dict[str, Any]:
+             depth: int = 20, opponents: str = "tree", first: int = 1) -> dict[str, Any]:
     """Play ``games`` games of the search (``seconds`` of CPU a decision) against the game's
-    heuristic, seats alternating (match seeds 1..games); the search's score (a win 1, a
+    heuristic, seats alternating (match seeds first..first+games-1, the search in seat
+    ``seed % 2``); the search's score (a win 1, a
     draw 0.5) with the Wilson 95 % interval of its wins, and the CPU per search decision."""
     wins = draws = 0
     timer = _Timed()
-    for i in range(games):
+    for i in range(first - 1, first - 1 + games):
         match = tcgcore.new_match(game, seed=1 + i, keep_events=False, **GAMES[game])
-        me = i % 2
+        me = (1 + i) % 2
         timer.search = ISMCTSAgent(i, iterations=None, seconds=seconds, rollout=rollout,
                                    depth=depth, opponents=opponents)
         other = make_agent(match.spec, "heuristic", 1000 + i)
@@ -129,7 +130,8 @@ def strength(game: str, games: int, seconds: float, rollout: str = "random",
         wins += me in result.winners
         draws += result.draw
         how = "won" if me in result.winners else "drew" if result.draw else "lost"
-        print(f"game {i + 1}: seat {me} {how} ({result.reason})", file=sys.stderr, flush=True)
+        print(f"seed {i + 1}: seat {me} {how} ({result.reason}, {len(match.decisions)} "
+              f"decisions)", file=sys.stderr, flush=True)
     decisions, cpu = timer.decisions, timer.cpu
     _, low, high = wilson_interval(wins, games)
     return {"game": game, "games": games, "wins": wins, "draws": draws,
@@ -147,10 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollout", default="random")
     parser.add_argument("--depth", type=int, default=20)
     parser.add_argument("--opponents", default="tree")
+    parser.add_argument("--first", type=int, default=1, help="first match seed")
     args = parser.parse_args(argv)
     if args.strength:
         print(strength(args.strength, args.games, args.seconds, args.rollout, args.depth,
-                       args.opponents))
+                       args.opponents, args.first))
     else:
         for row in measure(args.quick)["rows"]:
             print(f"{row['name']:48} {row['value']:>12} {row['unit']}")

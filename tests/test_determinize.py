@@ -206,3 +206,35 @@ def test_arkham_encounter_deck_is_redealt_and_acts_stay() -> None:
         assert sample.zones["agendas"].cards == state.zones["agendas"].cards
         tops.add(sample.cards[sample.zones["encounter"].cards[0]].code)
     assert len(tops) > 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 30), sample_seed=st.integers(0, 2**32))
+def test_sparks_samples_are_a_function_of_the_view(seed: int, steps: int,
+                                                    sample_seed: int) -> None:
+    match = _played("sparks", seed, steps, _SPARKS)
+    if match.result is not None:
+        return
+    seat = match.state.active_player
+    twin = hidden_twin(match, seat)
+    assert twin.view(seat) == match.view(seat)
+    a = determinize(match, seat, Rng.from_seed(sample_seed))
+    b = determinize(twin, seat, Rng.from_seed(sample_seed))
+    assert a.digest() == b.digest()
+
+
+def test_sample_pool_hook_none_keeps_cards_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    match = _played("sparks", 6, 4, _SPARKS)
+
+    def pool(state: Any, seat: int, zone: tcgcore.Zone, owner: int) -> str | None:
+        return None if zone.kind == "deck" else f"hand.{owner}"
+
+    monkeypatch.setattr(match.spec, "sample_pool", pool)
+    rng = Rng.from_seed(1)
+    decks = {z: list(match.state.zones[z].cards) for z in ("deck.0", "deck.1")}
+    for _ in range(10):
+        sample = determinize(match, 0, rng)
+        assert {z: sample.state.zones[z].cards for z in decks} == decks
+        assert all(sample.state.cards[c] == match.state.cards[c]
+                   for cards in decks.values() for c in cards)
+        assert sample.view(0) == match.view(0)

@@ -112,6 +112,11 @@ def _scores(result: Result, seats: int) -> list[float]:
 class ISMCTSAgent:
     """Information-set Monte Carlo tree search for any game (see the module text).
 
+    It reads the real match only through :func:`tcgcore.determinize` (a function of its
+    seat's view) and the number of decisions so far, so it never uses a fact its seat may
+    not know; it answers with the engine's keys (:attr:`tcgcore.Match.pending`), as
+    :func:`tcgcore.play_out` and :func:`tcgcore.simulate` expect.
+
     Args:
         seed: the agent's seed, ``0 <= seed < 2**64``; it alone drives the samples and
             the rollouts (the match's generator is never touched).
@@ -182,12 +187,12 @@ class ISMCTSAgent:
                               and self._match_seed == match.seed) else None
         self._match_seed = match.seed
         self._resume_at = done + 1
+        self.last_reused = root is not None
         if len(choice.options) == 1 and choice.min == choice.max == 1:
             only = choice.options[0].key  # nothing to search: follow the tree down
             self._root = root.children.get(only) if root is not None else None
             self.last_iterations = 0
             return [only]
-        self.last_reused = root is not None
         if root is None:
             root = _Node()
         policy = self._rollout_agent(match)

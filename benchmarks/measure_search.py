@@ -12,7 +12,8 @@ timed 50 at a time. Figures are medians of those per-point values.
 
 ``python benchmarks/measure_search.py --strength guimi_revival --games 40 --seconds 0.1``
 plays the search against the game's heuristic, seats alternating, and prints the search's
-score with its Wilson 95 % interval.
+score with its Wilson 95 % interval; ``--scenario-wins arkham_card --games 20 --players 1``
+compares the scenario wins of the heuristic and of the search on the same seeds.
 """
 
 from __future__ import annotations
@@ -139,6 +140,30 @@ def strength(game: str, games: int, seconds: float, rollout: str = "random",
             "cpu_per_decision_s": cpu / max(decisions, 1), "decisions": decisions}
 
 
+def scenario_wins(game: str, games: int, seconds: float, players: int = 1,
+                  depth: int = 20) -> dict[str, Any]:
+    """Arkham: scenario wins (resolution R1 or R2) of ``games`` matches (seeds 1..games,
+    ``players`` investigators) played by the heuristic and, on the same seeds, by the search
+    (``seconds`` of CPU a decision) in every seat; rates with Wilson 95 % intervals."""
+    out: dict[str, Any] = {"game": game, "games": games, "players": players}
+    for name in ("heuristic", "ismcts"):
+        won = 0
+        for seed in range(1, games + 1):
+            match = tcgcore.new_match(game, seed=seed, players=players, keep_events=False)
+            agents: list[Any] = [
+                ISMCTSAgent(seed * 10 + s, iterations=None, seconds=seconds, depth=depth)
+                if name == "ismcts" else make_agent(match.spec, "heuristic", seed * 10 + s)
+                for s in range(players)]
+            result = play_out(match, agents)
+            assert result is not None
+            resolution = str(result.detail.get("resolution", ""))
+            won += resolution in ("R1", "R2")
+            print(f"{name} seed {seed}: {resolution} ({result.reason})", file=sys.stderr,
+                  flush=True)
+        out[name] = wilson_interval(won, games)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """``--strength GAME`` plays the strength check; otherwise prints :func:`measure`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
@@ -150,8 +175,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=20)
     parser.add_argument("--opponents", default="tree")
     parser.add_argument("--first", type=int, default=1, help="first match seed")
+    parser.add_argument("--scenario-wins", metavar="GAME")
+    parser.add_argument("--players", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.strength:
+    if args.scenario_wins:
+        print(scenario_wins(args.scenario_wins, args.games, args.seconds, args.players,
+                            args.depth))
+    elif args.strength:
         print(strength(args.strength, args.games, args.seconds, args.rollout, args.depth,
                        args.opponents, args.first))
     else:

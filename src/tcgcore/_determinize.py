@@ -34,7 +34,12 @@ facts, the same ones :func:`tcgcore.Match.view` uses, and nothing else:
   they are (their link is part of the board);
 * the state's random generator is re-seeded from the caller's generator, so the
   future draws of the sample (shuffles, chaos tokens, encounter cards) are not the
-  real ones.
+  real ones;
+* everything else (the stack of steps, waiting triggers, the game's own fields) is copied
+  as it is: the core cannot tell which of a game's fields hold hidden facts. A game that
+  keeps a hidden fact there (a card code, the id of a hidden card) redeals or clears it
+  in ``sample_extra``; as far as their state types show, Guimi Revival and Arkham
+  Horror keep none but the forced chaos tokens of Arkham's scenario builder.
 
 Games refine this with two optional :class:`tcgcore.GameSpec` hooks: ``sample_pool(state,
 seat, zone, owner) -> pool name or None`` names the pool of an unseen card from its

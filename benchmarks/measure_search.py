@@ -141,7 +141,7 @@ def strength(game: str, games: int, seconds: float, rollout: str = "random",
 
 
 def scenario_wins(game: str, games: int, seconds: float, players: int = 1,
-                  depth: int = 20) -> dict[str, Any]:
+                  depth: int = 20, rollout: str = "random") -> dict[str, Any]:
     """Arkham: scenario wins (resolution R1 or R2) of ``games`` matches (seeds 1..games,
     ``players`` investigators) played by the heuristic and, on the same seeds, by the search
     (``seconds`` of CPU a decision) in every seat; rates with Wilson 95 % intervals."""
@@ -151,7 +151,8 @@ def scenario_wins(game: str, games: int, seconds: float, players: int = 1,
         for seed in range(1, games + 1):
             match = tcgcore.new_match(game, seed=seed, players=players, keep_events=False)
             agents: list[Any] = [
-                ISMCTSAgent(seed * 10 + s, iterations=None, seconds=seconds, depth=depth)
+                ISMCTSAgent(seed * 10 + s, iterations=None, seconds=seconds, depth=depth,
+                            rollout=rollout)
                 if name == "ismcts" else make_agent(match.spec, "heuristic", seed * 10 + s)
                 for s in range(players)]
             result = play_out(match, agents)
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.scenario_wins:
         print(scenario_wins(args.scenario_wins, args.games, args.seconds, args.players,
-                            args.depth))
+                            args.depth, args.rollout))
     elif args.strength:
         print(strength(args.strength, args.games, args.seconds, args.rollout, args.depth,
                        args.opponents, args.first))

@@ -90,7 +90,8 @@ class GameSpec(Generic[S]):
             only what ``seat`` may know.
         evaluate: ``evaluate(state, seat) -> float``: the expected score of ``seat``
             (0 a loss, 1 a win) in an unfinished state, which lets the ``ismcts``
-            agent cut its rollouts short. ``None``: rollouts play to the end.
+            agent cut its rollouts short. ``None``: a rollout cut short (after its
+            ``depth``) scores 0.5 for every seat.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a

@@ -21,6 +21,7 @@ from __future__ import annotations
 from ._agents import Agent, RandomAgent, make_agent, play_out
 from ._build import compiled_modules
 from ._encodings import ActionLayout, ObservationLayout
+from ._determinize import determinize, determinize_state
 from ._engine import (
     Engine,
     TriggerPolicy,
@@ -66,6 +67,7 @@ from ._model import (
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
 from ._ray_backend import ray_session
 from ._rng import Rng
+from ._search import ISMCTSAgent
 from ._simulate import GameOutcome, SimulationReport, merge_reports, simulate, wilson_interval
 from ._spec import GameSpec, check_options
 from ._terminal import describe_event, render_board
@@ -112,6 +114,7 @@ __all__ = [
     "GameOutcome",
     "GameSpec",
     "GameState",
+    "ISMCTSAgent",
     "IllegalChoice",
     "Match",
     "ObservationLayout",
@@ -151,6 +154,8 @@ __all__ = [
     "decided_by",
     "default_registry",
     "describe_event",
+    "determinize",
+    "determinize_state",
     "games",
     "highest_priority_first",
     "hookimpl",

@@ -57,16 +57,26 @@ class RandomAgent:
 
 
 def make_agent(spec: GameSpec[Any], name: str, seed: int) -> Agent:
-    """Build an agent by name: ``"random"`` or one of the game's own agents.
+    """Build an agent by name: ``"random"``, ``"ismcts"`` or one of the game's own agents.
+
+    ``ismcts`` (:class:`tcgcore.ISMCTSAgent`, every game has it) takes options after its
+    name, ``key=value`` pairs separated by ``:``, such as
+    ``ismcts:iterations=400:rollout=heuristic`` (see ``docs/agents.md``).
 
     Raises:
-        OptionsError: naming the unknown agent and the known ones.
+        OptionsError: naming the unknown agent and the known ones, or a bad option.
     """
+    base, sep, rest = name.partition(":")
+    if base == "ismcts":
+        return make_ismcts(seed, parse_agent_options(base, rest))
+    if sep:
+        raise OptionsError(f"{spec.name}: agent {base!r} takes no options (got {name!r}); "
+                           f"only ismcts does")
     if name == "random":
         return RandomAgent(seed)
     factory: Callable[[int], Agent] | None = spec.agents.get(name)
     if factory is None:
-        known = ", ".join(sorted({"random", *spec.agents}))
+        known = ", ".join(sorted({"random", "ismcts", *spec.agents}))
         raise OptionsError(f"{spec.name}: unknown agent {name!r}; known agents: {known}")
     return factory(seed)
 
@@ -105,4 +115,5 @@ def play_out(
 # Imported last, at run time too, so that typing.get_type_hints resolves the annotations
 # above (the match and the game definition import this module's callers first).
 from ._match import Match  # noqa: E402
+from ._search import make_ismcts, parse_agent_options  # noqa: E402
 from ._spec import GameSpec  # noqa: E402

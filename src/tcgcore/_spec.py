@@ -14,7 +14,8 @@ import msgspec
 
 from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
-from ._model import Event, GameState, Step, Trigger
+from ._model import Event, GameState, Step, Trigger, Zone
+from ._rng import Rng
 
 __all__ = ["GameSpec", "Handler", "check_options"]
 
@@ -80,8 +81,11 @@ class GameSpec(Generic[S]):
             text board, drawn from a :class:`tcgcore.View` only (so it cannot
             show hidden information).
         validate_state: ``validate(state) -> problem or None``, run on every
-            loaded save after the core's own checks (unknown card codes and
-            other game facts); a problem becomes a :class:`StateDecodeError`.
+            loaded save after the core's own checks (``tcgcore._validate``): the
+            game's facts (card codes, per-seat lists, its steps' seats, cards, names
+            and ranges, the pending choice against the step that asked it; the
+            ``rule_*`` helpers and :func:`tcgcore.check_fields` check fields); a
+            problem (naming the field path) becomes a :class:`StateDecodeError`.
         observation_layout: ``layout(seats) -> ObservationLayout`` for a match of that
             many seats: the game's fixed-length encoding of a seat's view for learning
             agents (``tcgcore.rl``). ``None``: the generic encoding from zones, counts and
@@ -92,16 +96,22 @@ class GameSpec(Generic[S]):
         card_data_keys: names of ``Option.data`` fields whose values are card instance
             ids (an int, or several as comma-separated text): a seat's choice shows
             them as its aliases (:func:`tcgcore.card_alias`), like ``Option.card``.
-            loaded save after the core's own checks (``tcgcore._validate``): the
-            game's facts (card codes, per-seat lists, its steps' seats, cards, names
-            and ranges, the pending choice against the step that asked it; the
-            ``rule_*`` helpers and :func:`tcgcore.check_fields` check fields); a
-            problem (naming the field path) becomes a :class:`StateDecodeError`.
         trigger_abilities: the ability names ``resolve_trigger`` knows; a loaded
             trigger with any other name is refused (``None``: not checked).
         resume_steps: the game's step types that read an answer (the ``resume`` of its
             ``ask`` calls); a loaded stack may hold one only on top, under the pending
             choice, and a pending choice must wait on one (``None``: not checked).
+        sample_pool: ``sample_pool(state, seat, zone, owner) -> pool or None``: the pool
+            an unseen card of ``owner`` in ``zone`` is redealt in by
+            :func:`tcgcore.determinize` (default ``"owner.<owner>"``), or ``None`` to keep
+            it in place. Decided from the zone and owner only, never the card.
+        sample_extra: ``sample_extra(state, seat, rng)``: adjust the game's own fields
+            of a determinisation (for ``seat``, drawing only from ``rng``); it must read
+            only what ``seat`` may know.
+        evaluate: ``evaluate(state, seat) -> float``: the expected score of ``seat``
+            (0 a loss, 1 a win) in an unfinished state, which lets the ``ismcts``
+            agent cut its rollouts short. ``None``: a rollout cut short (after its
+            ``depth``) scores 0.5 for every seat.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -141,6 +151,9 @@ class GameSpec(Generic[S]):
         card_data_keys: Iterable[str] = (),
         trigger_abilities: Iterable[str] | None = None,
         resume_steps: Iterable[type[Step]] | None = None,
+        sample_pool: Callable[[S, int, Zone, int], str | None] | None = None,
+        sample_extra: Callable[[S, int, Rng], None] | None = None,
+        evaluate: Callable[[S, int], float] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -184,6 +197,9 @@ class GameSpec(Generic[S]):
                                   else None)
         self.resume_steps: frozenset[type[Step]] | None = (
             frozenset(resume_steps) if resume_steps is not None else None)
+        self.sample_pool = sample_pool
+        self.sample_extra = sample_extra
+        self.evaluate = evaluate
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

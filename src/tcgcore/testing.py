@@ -45,7 +45,7 @@ from ._views import build_view
 
 __all__ = ["ConformanceError", "ConformanceReport", "IdentityWatch",
            "assert_illegal_choices_atomic", "assert_view_hides", "clone_independence_check",
-           "hidden_responder_check", "hidden_swaps", "random_playout_check"]
+           "hidden_responder_check", "hidden_swaps", "hidden_twin", "random_playout_check"]
 
 
 class ConformanceError(AssertionError):
@@ -433,6 +433,51 @@ def hidden_responder_check(
             a.choose(choice.player, agent.decide(a, choice))
             index += 1
     return pairs
+
+
+def hidden_twin(match: Match[Any], seat: int) -> Match[Any]:
+    """A clone of ``match`` that differs from it only in facts ``seat`` cannot know.
+
+    In each determinisation pool (the game's ``sample_pool``, by default one per owner;
+    see :func:`tcgcore.determinize`), two unseen cards with different codes in different
+    places swap places, and every hidden zone whose cards are all redealt is reversed.
+    What ``seat`` sees (``twin.view(seat)``) is unchanged, so anything fair to that seat,
+    a determinisation or an agent's decision, must come out the same on both.
+    """
+    twin = match.clone()
+    state = twin.state
+    eng = twin.engine
+    unseen = [cid for zone in state.zones.values() for cid in zone.cards
+              if cid != EMPTY_SLOT and not eng.can_see(seat, state.cards[cid])]
+    pool_of = match.spec.sample_pool
+    by_pool: dict[str | None, list[int]] = {}
+    for cid in unseen:
+        card = state.cards[cid]
+        zone = state.zones[card.zone]
+        name = pool_of(state, seat, zone, card.owner) if pool_of else str(card.owner)
+        by_pool.setdefault(name, []).append(cid)
+    by_pool.pop(None, None)
+    for ids in by_pool.values():
+        pair = next(((a, b) for a in ids for b in ids
+                     if state.cards[a].zone != state.cards[b].zone
+                     and state.cards[a].code != state.cards[b].code
+                     and state.cards[a].attached_to is None
+                     and state.cards[b].attached_to is None), None)
+        if pair is None:
+            continue
+        a, b = pair
+        za, zb = state.zones[state.cards[a].zone], state.zones[state.cards[b].zone]
+        ia, ib = za.cards.index(a), zb.cards.index(b)
+        za.cards[ia], zb.cards[ib] = b, a
+        ca, cb = state.cards[a], state.cards[b]
+        eng.update_card(a, zone=cb.zone)
+        eng.update_card(b, zone=ca.zone)
+    for zone in state.zones.values():
+        if zone.visibility == "hidden" and not zone.slotted and all(
+                pool_of is None or pool_of(state, seat, zone, state.cards[c].owner) is not None
+                for c in zone.cards):
+            zone.cards.reverse()
+    return twin
 
 
 def _swapped_twin(match: Match[Any], seat: int, wanted: set[str] | None

@@ -10,6 +10,7 @@ from typing import Any
 
 import tcgcore
 
+from . import search_hooks
 from .agent import HeuristicAgent
 from .campaign_runner import run_campaign_cli
 from .cards import card_pool, load_scenario
@@ -620,6 +621,10 @@ spec.find_card = find_card
 spec.render_panel = render_panel
 spec.agents["heuristic"] = HeuristicAgent
 spec.default_agent = "heuristic"
+# determinisation and search hooks (tcgcore.determinize, the ismcts agent)
+spec.sample_pool = search_hooks.sample_pool
+spec.sample_extra = search_hooks.sample_extra
+spec.evaluate = search_hooks.evaluate
 spec.check_deck = check_deck
 spec.campaign_runner = run_campaign_cli  # tcgcore campaign arkham_card … (A980)
 

@@ -13,6 +13,7 @@ import tcgcore
 from tcgcore import Event, View
 
 from . import validation
+from . import search_hooks
 from .agents import make_heuristic, make_random
 from .cards import CardDef, get_pool, load_pathways
 from .decks import check_deck_text
@@ -443,6 +444,9 @@ spec.check_deck = _check_deck
 spec.agents["heuristic"] = make_heuristic
 spec.agents["random"] = make_random
 spec.default_agent = "heuristic"
+# determinisation and search hooks (tcgcore.determinize, the ismcts agent)
+spec.sample_pool = search_hooks.sample_pool
+spec.evaluate = search_hooks.evaluate
 
 
 @tcgcore.hookimpl

@@ -20,8 +20,8 @@ from __future__ import annotations
 # import of tcgcore checks this order.
 from ._agents import Agent, RandomAgent, make_agent, play_out
 from ._build import compiled_modules
-from ._encodings import ActionLayout, ObservationLayout
 from ._determinize import determinize, determinize_state
+from ._encodings import ActionLayout, ObservationLayout
 from ._engine import (
     Engine,
     TriggerPolicy,

@@ -12,8 +12,7 @@ from typing import Any
 import tcgcore
 from tcgcore import Event, View
 
-from . import validation
-from . import search_hooks
+from . import search_hooks, validation
 from .agents import make_heuristic, make_random
 from .cards import CardDef, get_pool, load_pathways
 from .decks import check_deck_text

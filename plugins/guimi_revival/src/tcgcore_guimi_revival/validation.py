@@ -148,8 +148,7 @@ def _battle_problem(state: GuimiState) -> str | None:
                                                     for n in state.events_activated):
         return "events_activated: one count per seat, each in range (074.9)"
     for i, arrangement in enumerate(state.arrangements):  # 077.5: unit ids or EMPTY_SLOT
-        if len(arrangement) != 4 or not all(c == EMPTY_SLOT or 0 <= c < len(state.cards)
-                                            for c in arrangement):
+        if not all(c == EMPTY_SLOT or 0 <= c < len(state.cards) for c in arrangement):
             return f"arrangements[{i}]: four unit slots, each a card or empty (077.5)"
     if not 0 <= state.first < 2:
         return f"first: {state.first} is not a seat"

@@ -107,3 +107,27 @@ def test_openspiel_ismcts_plays_guimi_through_the_adapter() -> None:
         state.apply_action(action)
     assert searched == 4
 
+
+
+def test_a_resampled_world_never_keeps_what_the_seat_cannot_know() -> None:
+    """``resample_with_seed`` is the game's determinisation of the seat's information set
+    (``tcgcore.determinize_state``): two matches that differ only in a card the seat cannot
+    see give the same worlds, so no world can carry the real hidden card (a face-down card
+    alone in its zone included, which is redealt with its owner's hand and deck)."""
+    game = pyspiel.load_game("tcgcore_guimi_revival", {"seed": 6})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    player = state.current_player()
+    match = state.table.match
+    twin = state.clone()
+    twin_match = twin.table.match
+    hidden = [c for c in match.state.cards if not match.engine.can_see(player, c)]
+    a, b = next((x, y) for x in hidden for y in hidden if x.code != y.code)
+    twin_match.engine.update_card(a.id, code=b.code)  # swap two hidden codes in the twin
+    twin_match.engine.update_card(b.id, code=a.code)
+    for seed in range(3):
+        world = state.resample_with_seed(player, seed)
+        other = twin.resample_with_seed(player, seed)
+        assert world.table.match.digest() == other.table.match.digest()

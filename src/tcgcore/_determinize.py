@@ -72,7 +72,10 @@ def determinize_state(spec: GameSpec[S], state: S, seat: int, rng: Rng) -> S:
 
     Returns:
         A new state whose view for ``seat`` equals the real one, with a fresh random
-        generator.
+        generator. The pending choice is kept as it is: when it waits on another seat,
+        its options may name cards the sample redealt, so such a sample is for reading
+        (and for searching from ``seat``'s next decision), and only a sample for the seat
+        the choice waits on loads as a save.
 
     Raises:
         SeatError: ``seat`` is not a seat of the match.

@@ -70,7 +70,7 @@ def test_card_coverage_sample() -> None:
     and by the balance run."""
     from tcgcore_guimi_revival.balance import coverage
 
-    used, _ = coverage(2, showcase=True)
+    used, _ = coverage(3, showcase=True)
     main: set[str] = set()
     extra: set[str] = set()
     for d in default_decks().values():

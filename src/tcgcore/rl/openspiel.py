@@ -32,7 +32,7 @@ import numpy as np
 import pyspiel
 
 import tcgcore
-from tcgcore import Registry, Rng
+from tcgcore import Registry, Rng, determinize_state
 
 from ._table import DEFAULT_MAX_ACTIONS, Encoder, Table, build_encoder
 
@@ -44,7 +44,6 @@ MAX_GAME_LENGTH = 100_000
 
 _JSON = msgspec.json.Encoder()
 #: zone kinds whose hidden cards form one pool per owner when a world is resampled
-_DRAW_POOL = frozenset({"deck", "hand"})
 
 
 def game_name(game: str) -> str:
@@ -145,34 +144,20 @@ class TcgState(pyspiel.State):
         return "\n".join(tcgcore.render_board(match.spec, match.view(None)))
 
     def resample_with_seed(self, player: int, seed: int) -> TcgState:
-        """A copy of this state that ``player`` cannot tell from it: the codes of the cards
-        ``player`` may not see are permuted within pools, and the match's generator is
-        reseeded, so future draws differ too. A pool is one owner's hidden cards in decks
-        and hands together (zone kinds ``deck`` and ``hand``: a hand is drawn from the
-        deck), or those of one other zone (an extra deck, a face-down card in play), whose
-        cards keep their identities when alone there. ``player``'s view, and so its strings
-        and tensors, stay the same (views depend on nothing else: the swaps of
-        ``tcgcore.testing.hidden_swaps`` check that). A card seen earlier and then hidden
-        is permuted like any other, so the world may contradict what the seat remembers.
+        """A copy of this state that ``player`` cannot tell from it: the game's own
+        determinisation of ``player``'s information set (:func:`tcgcore.determinize_state`):
+        every card ``player`` may not see is redealt over the places ``player`` cannot see,
+        in the pools the game defines (by default one per owner, so a lone face-down card
+        is redealt with its owner's hand and deck), and the match's generator is reseeded
+        from ``seed``, so future draws differ too. ``player``'s view, and so its strings and
+        tensors, stay the same.
         """
         twin: TcgState = self.clone()
         match = twin._box.table.match
-        rng = Rng.from_seed(seed % 2**64)
-        engine = match.engine
         state = match.state
-        pools: dict[tuple[int, str], list[int]] = {}
-        for card in state.cards:
-            if not engine.can_see(player, card):
-                zone = state.zones[card.zone]
-                pool = f"draw.{zone.owner}" if zone.kind in _DRAW_POOL else zone.id
-                pools.setdefault((card.owner, pool), []).append(card.id)
-        for ids in pools.values():
-            codes = [state.cards[cid].code for cid in ids]
-            rng.shuffle(codes)
-            for cid, code in zip(ids, codes, strict=True):
-                if state.cards[cid].code != code:
-                    engine.update_card(cid, code=code)
-        state.rng = Rng.from_seed(rng.next64())
+        sample = determinize_state(match.spec, state, player, Rng.from_seed(seed % 2**64))
+        for field in state.__struct_fields__:  # the twin's match takes the sample in place
+            setattr(state, field, getattr(sample, field))
         return twin
 
     def resample_from_infostate(self, player: int, sampler: Any) -> TcgState:

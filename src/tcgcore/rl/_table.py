@@ -52,8 +52,9 @@ def seat_choice(match: Match[Any], seat: int, view: View) -> Choice | None:
 
 
 def answer(match: Match[Any], seat: int, keys: list[str]) -> None:
-    """Answer ``seat``'s pending choice with ``keys`` and run to the next decision."""
-    match.choose(seat, keys)
+    """Answer ``seat``'s pending choice with ``keys`` (the keys its view shows) and run to
+    the next decision."""
+    match.answer(seat, keys)
 
 
 # ---------------------------------------------------------------- encodings

@@ -515,7 +515,7 @@ def _check_asset(a: str | dict[str, Any], where: str,
             raise _desc_bad(f"{where}: unknown field {k!r} (known: {', '.join(keys)})")
         if k == "exhausted" and not isinstance(v, bool):
             raise _desc_bad(f"{where}.exhausted must be true or false")
-        if k in ("uses", *_CARD_TOKENS) and (
+        if (k == "uses" or k in _CARD_TOKENS) and (
                 isinstance(v, bool) or not isinstance(v, int) or v < 0):
             raise _desc_bad(f"{where}.{k} must be an integer 0 or more (got {v!r})")
 

@@ -91,7 +91,8 @@ def test_a_human_plays_a_few_decisions_of_each_game(game: str) -> None:
     assert ui.run() == 0
     screen = out.getvalue()
     assert answered >= 1
-    assert f"=== {game} · round" in screen and f"you are P{human}" in screen
+    assert f"=== {spec.title} · round" in screen and f"you are P{human}" in screen
+    assert screen.startswith(f"# {spec.title} {spec.version} · seed 11")  # the log header
     assert re.search(r"^\s+1\) ", screen, re.M), "options are numbered"
     if spec.render_panel is not None:  # the last board drawn is the match as it stands
         for line in spec.render_panel(ui.match.view(human)):
@@ -99,7 +100,8 @@ def test_a_human_plays_a_few_decisions_of_each_game(game: str) -> None:
     # another seat's owner-only zones are shown as counts only
     for zone in ui.match.view(human).zones:
         if zone.visibility == "owner" and zone.owner != human and zone.count:
-            assert re.search(rf"{re.escape(zone.id)}[^\n]*: \d+ cards? \(hidden\)", screen)
+            words = tcgcore.zone_words(spec, zone.id, kind=zone.kind, owner=zone.owner)
+            assert re.search(rf"{re.escape(words)}[^\n]*: \d+ cards? \(hidden\)", screen)
 
 
 # ---------------------------------------------------------------- sparks in detail
@@ -113,15 +115,16 @@ def test_board_shows_public_zones_own_hand_counts_and_panel() -> None:
     view1 = match.view(1)
     text = "\n".join(render_board(match.spec, view1))
     assert "round 1 · P0's turn · you are P1" in text
-    assert "arena.0: [face-down card]" in text and "Flare" not in text
-    assert "hand.0: 2 cards (hidden)" in text and "deck.0: 9 cards" in text
+    assert "P0's arena: [face-down card]" in text and "Flare" not in text
+    assert "P0's hand: 2 cards (hidden)" in text and "P0's deck: 9 cards" in text
     assert "Scores: P0 0 - P1 0 (first to 4)" in text
     assert view1.pending is not None
     choice = "\n".join(render_choice(view1.pending))
-    assert "1) " in choice and "card:" in choice
+    assert "1) " in choice and "card:" not in choice  # words, not option keys
+    assert "card:" in "\n".join(render_choice(view1.pending, keys=True))
     mine = "\n".join(render_board(match.spec, match.view(0)))
     assert f"Flare #{tcgcore.card_alias(match.state, hand[0], 0)} (face down)" in mine
-    assert "Waiting for P1 (set_card)" in mine
+    assert "Waiting for P1 to decide" in mine
 
 
 def test_generic_board_without_game_hooks() -> None:
@@ -144,8 +147,8 @@ def test_generic_board_without_game_hooks() -> None:
     )
     text = "\n".join(render_board(spec, view))
     assert "turn 4 · P1's turn · phase: combat · you are P0" in text  # no panel round
-    assert "1: knight #3 [exhausted; damage 2] | 3: sword #4 [on #3]" in text
-    assert "hand.1: 4 cards (hidden)" in text
+    assert "your field: 1: knight #3 [exhausted; damage 2] | 3: sword #4 [on #3]" in text
+    assert "P1's hand: 4 cards (hidden)" in text
     assert "row: [face-down card]" in text and "empty: void" in text
     assert "life: [20, 17]" in text
 
@@ -200,7 +203,7 @@ def test_commands_help_view_log_card() -> None:
     assert ui.run() == 0
     screen = out.getvalue()
     assert "save FILE     save the match" in screen
-    assert screen.count("=== sparks · round 0") == 2
+    assert screen.count("=== Sparks · round 0") == 2
     assert "P1 draws a card" in screen and re.search(r"^\s+\d+ P1 draws a card", screen, re.M)
     assert "Blaze (blaze) value 6: After this card is revealed" in screen
     assert "Flare (flare) value 5" in screen and "no card called 'dragon'" in screen
@@ -322,15 +325,15 @@ def test_hot_seat_turn_never_shows_the_other_hand(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     screen = proc.stdout
     before, _, after = screen.partition("Pass the device to P1.")
-    assert "Blaze" in before and "hand.0 (yours, hidden from others): Blaze" in before
+    assert "Blaze" in before and "your hand (hidden from others): Blaze" in before
     # P1's screen until P1 answers: the prompts for 'log 100', 'card #..', 'view', then '1'
     cut = -1
     for _ in range(4):
         cut = after.index("P1> ", cut + 1)
     p1_turn = after[:cut]
     assert "Pass the device" not in p1_turn
-    assert "hand.1 (yours, hidden from others): Ember" in p1_turn
-    assert "hand.0: 2 cards (hidden)" in p1_turn and "arena.0: [face-down card]" in p1_turn
+    assert "your hand (hidden from others): Ember" in p1_turn
+    assert "P0's hand: 2 cards (hidden)" in p1_turn and "P0's arena: [face-down card]" in p1_turn
     assert "P0 sets a card face down" in p1_turn
     assert f"no card #{p0_hand[1]} that you can see" in p1_turn
     p1_turn = p1_turn.replace(f"no card #{p0_hand[1]} that you can see", "")
@@ -346,7 +349,7 @@ def test_save_and_resume_through_the_command_line(tmp_path: Path,
     assert first.returncode == 0, first.stderr
     assert "Not accepted: 'banana'" in first.stdout
     assert f"Saved to {save}. Continue with: tcgcore play --resume {save}" in first.stdout
-    last_board = first.stdout[first.stdout.rindex("=== sparks"):]
+    last_board = first.stdout[first.stdout.rindex("=== Sparks"):]
     last_board = last_board[: last_board.index("P0> ")]
     saved = tcgcore.Match.from_bytes(save.read_bytes())
     assert len(saved.decisions) >= 4 and saved.pending is not None and saved.pending.player == 0
@@ -355,7 +358,7 @@ def test_save_and_resume_through_the_command_line(tmp_path: Path,
     # the save remembers which seats were human: no --human needed to resume
     resumed = _run_cli("play", "--resume", str(save), stdin="view\nquit\n")
     assert resumed.returncode == 0, resumed.stderr
-    boards = ["=== sparks" + b[: b.index("P0> ")] for b in resumed.stdout.split("=== sparks")[1:]]
+    boards = ["=== Sparks" + b[: b.index("P0> ")] for b in resumed.stdout.split("=== Sparks")[1:]]
     assert boards == [last_board, last_board]  # where it stopped; 'view' draws it again
     assert saved.view(0) == tcgcore.Match.from_bytes(save.read_bytes()).view(0)
 
@@ -427,7 +430,7 @@ def test_hot_seat_in_a_real_terminal() -> None:
         child.sendline("")
         child.expect("P1> ")
         screen = child.before
-        assert "you are P1" in screen and "hand.0: 3 cards (hidden)" in screen
+        assert "you are P1" in screen and "P0's hand: 3 cards (hidden)" in screen
         assert not any(re.search(rf"#{cid}\b", screen) for cid in p0_hand)
         child.sendline("quit")
         child.expect(pexpect.EOF)
@@ -468,10 +471,10 @@ def test_guimi_header_agrees_with_its_panel_in_main_and_battle_phases() -> None:
 
 def test_sparks_and_arkham_headers_name_their_rounds() -> None:
     sparks = tcgcore.new_match("sparks", seed=2)
-    assert "=== sparks · round 0 · P0's turn" in render_board(sparks.spec, sparks.view(0))[0]
+    assert "=== Sparks · round 0 · P0's turn" in render_board(sparks.spec, sparks.view(0))[0]
     arkham = tcgcore.new_match("arkham_card", seed=2)
     head = render_board(arkham.spec, arkham.view(0))[0]
-    assert head.startswith("=== arkham_card · round 0 · P0's turn · phase: setup"), head
+    assert head.startswith("=== Arkham Horror: The Card Game · round 0 · P0's turn · phase: setup"), head
 
 
 def test_generic_log_lines_read_moves_as_sentences() -> None:
@@ -480,14 +483,16 @@ def test_generic_log_lines_read_moves_as_sentences() -> None:
     state = tcgcore.new_match("sparks", seed=1).state
     drawn = tcgcore.Event(seq=1, kind="drawn", player=0, card=3, code="spark3", src="deck.0",
                           dst="hand.0")
-    assert describe_event(spec, state, drawn) == "P0 draws Spark (deck.0 -> hand.0)"
+    assert describe_event(spec, state, drawn) == "P0 draws Spark (P0's deck -> P0's hand)"
+    assert (describe_event(spec, state, drawn, viewer=0)
+            == "P0 draws Spark (your deck -> your hand)")
     hidden = tcgcore.Event(seq=2, kind="drawn", player=1, src="deck.1", dst="hand.1")
-    assert describe_event(spec, state, hidden) == "P1 draws a card (deck.1 -> hand.1)"
+    assert describe_event(spec, state, hidden) == "P1 draws a card (P1's deck -> P1's hand)"
     odd = tcgcore.Event(seq=3, kind="banished", player=1, card=4, code="spark3",
                         src="arena.1", dst="void")
-    assert describe_event(spec, state, odd) == "P1: Spark (banished) (arena.1 -> void)"
+    assert describe_event(spec, state, odd) == "P1: Spark (banished) (P1's arena -> void)"
     game = tcgcore.new_match("sparks", seed=1)
-    assert describe_event(game.spec, game.state, drawn) == "P0 draws Spark (deck.0 -> hand.0)"
+    assert describe_event(game.spec, game.state, drawn) == "P0 draws Spark (P0's deck -> P0's hand)"
 
 
 def test_sparks_log_lines_use_words_not_event_kinds() -> None:

@@ -70,7 +70,7 @@ from ._rng import Rng
 from ._search import ISMCTSAgent
 from ._simulate import GameOutcome, SimulationReport, merge_reports, simulate, wilson_interval
 from ._spec import GameSpec, check_options
-from ._terminal import describe_event, render_board
+from ._terminal import describe_event, log_header, render_board, zone_words
 from ._trigger_steps import CoreStep, ResolveTrigger, TriggerOptIn, TriggerPick, TriggerWindow
 from ._validate import (
     MAX_COUNT,
@@ -160,6 +160,7 @@ __all__ = [
     "highest_priority_first",
     "hookimpl",
     "load_registry",
+    "log_header",
     "make_agent",
     "merge_reports",
     "new_match",
@@ -176,6 +177,7 @@ __all__ = [
     "rule_seat_or_none",
     "simulate",
     "wilson_interval",
+    "zone_words",
 ]
 
 

@@ -14,7 +14,7 @@ import msgspec
 
 from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
-from ._model import Event, GameState, Step, Trigger, Zone
+from ._model import Choice, Event, GameState, Step, Trigger, Zone
 from ._rng import Rng
 
 __all__ = ["GameSpec", "Handler", "check_options"]
@@ -200,6 +200,16 @@ class GameSpec(Generic[S]):
         self.sample_pool = sample_pool
         self.sample_extra = sample_extra
         self.evaluate = evaluate
+        #: presentation for people (the terminal and other front ends): the game's name in
+        #: words, and words for its zone kinds (``{"units": "unit zone"}``; a kind not listed
+        #: reads as itself with spaces for underscores)
+        self.title: str = name.replace("_", " ").capitalize()
+        self.zone_words: dict[str, str] = {}
+        #: ``optional_window(state, choice) -> (pass_key, playable) | None``: whether the
+        #: pending ``choice`` is an optional window its seat may simply pass (the option key
+        #: that passes, and whether anything but passing could be done there); front ends
+        #: use it for auto-pass, which answers with the pass key and never changes a rule
+        self.optional_window: Callable[[S, Choice], tuple[str, bool] | None] | None = None
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

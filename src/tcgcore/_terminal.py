@@ -14,6 +14,7 @@ through the ``tcgcore`` command.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
@@ -33,11 +34,13 @@ __all__ = [
     "TerminalUI",
     "check_replay",
     "describe_event",
+    "log_header",
     "omniscient_view",
     "parse_answer",
     "render_board",
     "render_choice",
     "render_result",
+    "zone_words",
 ]
 
 #: Clears the screen and the scroll-back of an ANSI terminal (used between hot-seat turns).
@@ -47,6 +50,10 @@ CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"
 MAX_CARDS_SHOWN = 24
 
 Perspective = int | Literal["all"] | None
+
+#: auto-pass settings for optional windows (see :class:`TerminalUI`)
+AutoPass = Literal["smart", "always", "never"]
+AUTO_PASS_MODES: tuple[AutoPass, ...] = ("smart", "always", "never")
 
 
 class LineSource(Protocol):
@@ -60,11 +67,14 @@ class LineSource(Protocol):
 # --------------------------------------------------------------------------- rendering
 
 
-def describe_event(spec: GameSpec[Any], state: GameState[Any], event: Event) -> str:
+def describe_event(spec: GameSpec[Any], state: GameState[Any], event: Event, *,
+                   viewer: Perspective = None) -> str:
     """One readable line for ``event``: the game's ``describe_event`` hook, else a generic line.
 
     Pass events already redacted for the reader (``match.events_since(n, player=seat)``);
-    a hook that fails on an event falls back to the generic line.
+    a hook that fails on an event falls back to the generic line. Zones in the generic line
+    are words (:func:`zone_words`): "your hand" for ``viewer``'s own zones, "P1's deck" for
+    another seat's.
     """
     if spec.describe_event is not None:
         try:
@@ -72,8 +82,8 @@ def describe_event(spec: GameSpec[Any], state: GameState[Any], event: Event) -> 
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             pass
     if event.src or event.dst:
-        return _move_line(spec, event)
-    parts = [event.kind]
+        return _move_line(spec, state, event, viewer)
+    parts = [event.kind.replace("_", " ")]
     if event.player is not None:
         parts.append(f"P{event.player}")
     if event.code is not None:
@@ -93,13 +103,48 @@ MOVE_VERBS = {"moved": "moves", "drawn": "draws", "played": "plays", "discarded"
               "exiled": "exiles", "sacrificed": "sacrifices", "mulligan": "puts back"}
 
 
-def _move_line(spec: GameSpec[Any], event: Event) -> str:
-    """A card move as a sentence by its kind: ``P0 draws Bright Spark (deck.0 -> hand.0)``;
-    a kind without a known verb reads ``P0: Bright Spark (kind) deck.0 -> hand.0``."""
+def zone_words(spec: GameSpec[Any], zone_id: str, *, kind: str | None = None,
+               owner: int | None = None, viewer: Perspective = None,
+               names: Mapping[str, str] | None = None) -> str:
+    """A zone as people name it: ``"your hand"``, ``"P1's deck"``, ``"encounter discard"``.
+
+    The kind (``kind``, else the part of ``zone_id`` before the first dot) reads as the
+    game's words for it (``spec.zone_words``), else as itself with spaces for underscores;
+    a zone of a seat (``owner``, else a seat number after the dot) is ``viewer``'s own
+    ("your") or that seat's ("P1's"). ``names`` (zone id -> words, such as a view's
+    ``zone_names`` panel fact: the location an enemy zone belongs to) wins over both.
+    """
+    if names and zone_id in names:
+        return str(names[zone_id])
+    prefix, _, suffix = zone_id.partition(".")
+    kind = kind or prefix
+    words = spec.zone_words.get(prefix) or spec.zone_words.get(kind) or kind.replace("_", " ")
+    if owner is None and suffix.isdigit() and kind == prefix:
+        owner = int(suffix)
+    if owner is None:
+        return words
+    return f"your {words}" if viewer == owner else f"P{owner}'s {words}"
+
+
+def _event_zone(spec: GameSpec[Any], state: GameState[Any], zone_id: str,
+                viewer: Perspective) -> str:
+    zone = state.zones.get(zone_id)
+    if zone is None:
+        return zone_words(spec, zone_id, viewer=viewer)
+    return zone_words(spec, zone_id, kind=zone.kind, owner=zone.owner, viewer=viewer)
+
+
+def _move_line(spec: GameSpec[Any], state: GameState[Any], event: Event,
+               viewer: Perspective) -> str:
+    """A card move as a sentence by its kind: ``P0 draws Bright Spark (P0's deck -> P0's
+    hand)``; a kind without a known verb reads ``P0: Bright Spark (kind) (P0's unit zone
+    -> void)``."""
     who = f"P{event.player}" if event.player is not None else ""
     card = _card_name(spec, event.code) if event.code is not None else (
         "a card" if event.card is not None or event.kind != "shuffled" else "")
-    where = f"({event.src or '-'} -> {event.dst or '-'})" if event.dst else f"({event.src})"
+    src = _event_zone(spec, state, event.src, viewer) if event.src else "-"
+    dst = _event_zone(spec, state, event.dst, viewer) if event.dst else "-"
+    where = f"({src} -> {dst})" if event.dst else f"({src})"
     verb = MOVE_VERBS.get(event.kind)
     if verb is not None:
         text = " ".join(b for b in (who, verb, card, where) if b)
@@ -147,9 +192,17 @@ def _card_text(spec: GameSpec[Any], card: CardView | None) -> str:
     return text
 
 
-def _zone_line(spec: GameSpec[Any], zone: ZoneView, viewer: Perspective) -> str | None:
+def _zone_name(spec: GameSpec[Any], view: View, zone: ZoneView, viewer: Perspective) -> str:
+    names = view.panel.get("zone_names")
+    return zone_words(spec, zone.id, kind=zone.kind, owner=zone.owner,
+                      viewer=viewer if isinstance(viewer, int) else None,
+                      names=names if isinstance(names, dict) else None)
+
+
+def _zone_line(spec: GameSpec[Any], view: View, zone: ZoneView,
+               viewer: Perspective) -> str | None:
     """One line for a zone, or ``None`` for an empty one (summarised by the caller)."""
-    name = zone.id if zone.kind in zone.id else f"{zone.id} ({zone.kind})"
+    name = _zone_name(spec, view, zone, viewer)
     if zone.count == 0:
         return None
     if not zone.cards:
@@ -167,7 +220,7 @@ def _zone_line(spec: GameSpec[Any], zone: ZoneView, viewer: Perspective) -> str 
         more = f", … {len(shown) - MAX_CARDS_SHOWN} more"
         shown = shown[:MAX_CARDS_SHOWN]
     mine = zone.visibility == "owner" and viewer is not None and viewer == zone.owner
-    tag = " (yours, hidden from others)" if mine else ""
+    tag = " (hidden from others)" if mine else ""
     if zone.visibility == "hidden" and viewer == "all":
         tag = " (hidden zone, top first)"
     return f"  {name}{tag}: " + " | ".join(shown) + more
@@ -227,7 +280,7 @@ def render_board(spec: GameSpec[Any], view: View, *, perspective: Perspective | 
     who = "omniscient" if viewer == "all" else (
         "spectator" if viewer is None else f"you are P{viewer}")
     phase = view.panel.get("phase")
-    head = [f"{view.game}", _clock(view)]
+    head = [spec.title if spec.name == view.game else view.game, _clock(view)]
     turn_player = _turn_player(view)
     if turn_player is not None:
         head.append(f"P{turn_player}'s turn")
@@ -246,38 +299,43 @@ def render_board(spec: GameSpec[Any], view: View, *, perspective: Perspective | 
         lines.append(label)
         empty: list[str] = []
         for zone in zones:
-            line = _zone_line(spec, zone, viewer)
+            line = _zone_line(spec, view, zone, viewer)
             if line is None:
-                empty.append(zone.id)
+                empty.append(_zone_name(spec, view, zone, viewer))
             else:
                 lines.append(line)
         if empty:
             lines.append("  empty: " + ", ".join(empty))
     panel = _panel_lines(spec, view)
     if panel:
-        lines.append(f"--- {view.game} ---")
+        lines.append(f"--- {head[0]} ---")
         lines.extend(panel)
     if view.result is not None:
         lines.append(render_result(view.result))
     elif view.waiting_for is not None and (view.pending is None or viewer == "all"):
-        lines.append(f"Waiting for P{view.waiting_for} ({view.waiting_kind})")
+        lines.append(f"Waiting for P{view.waiting_for} to decide")
     return lines
 
 
-def render_choice(choice: Choice) -> list[str]:
-    """The pending choice: prompt, numbered options with their keys, and how to answer."""
-    lines = [f"P{choice.player}, {choice.prompt} [{choice.kind}]"]
+def render_choice(choice: Choice, *, keys: bool = False) -> list[str]:
+    """The pending choice: prompt, numbered options and how to answer.
+
+    People read the prompt and the labels (words); the option keys (ids a program answers
+    with) are shown only with ``keys=True`` (the terminal's ``keys`` command). An option
+    key typed in place of its number is accepted either way (:func:`parse_answer`).
+    """
+    lines = [f"P{choice.player}, {choice.prompt}"]
     width = len(str(len(choice.options)))
     for i, opt in enumerate(choice.options, 1):
-        lines.append(f"  {i:>{width}}) {opt.label}   ({opt.key})")
+        lines.append(f"  {i:>{width}}) {opt.label}" + (f"   ({opt.key})" if keys else ""))
     if choice.min == choice.max == 1:
-        lines.append("Answer with a number or an option key.")
+        lines.append("Answer with a number.")
     else:
         hi = min(choice.max, len(choice.options))
         count = f"{choice.min}" if choice.min == hi else f"{choice.min} to {hi}"
         none = "; 'none' to choose nothing" if choice.min == 0 else ""
-        lines.append(f"Choose {count}: numbers or keys separated by spaces or commas{none}.")
-    lines.append("Commands: help, view, log, card NAME, save FILE, undo, quit.")
+        lines.append(f"Choose {count}: numbers separated by spaces or commas{none}.")
+    lines.append("Commands: help, view, log, card NAME, keys, save FILE, undo, quit.")
     return lines
 
 
@@ -338,6 +396,45 @@ def parse_answer(choice: Choice, text: str) -> list[str]:
 
 def _count(n: int) -> str:
     return f"{n} option" if n == 1 else f"{n} options"
+
+
+def log_header(match: Match[Any], players: Mapping[int, str] | None = None) -> list[str]:
+    """The lines that open every log of ``match``: the game, its version and seed, each
+    seat's deck (the match's ``decks`` option, when it has one) and who plays it.
+
+    ``players`` names who plays each seat (``{0: "you", 1: "heuristic"}``).
+    """
+    spec = match.spec
+    lines = [f"# {spec.title} {spec.version} · seed {match.seed} · {match.players} "
+             f"player{'s' if match.players != 1 else ''}"]
+    decks = match.options.get("decks")
+    deck_list = (list(decks) if isinstance(decks, (list, tuple))
+                 else [decks] * match.players if decks is not None else [])
+    rest = {k: v for k, v in sorted(match.options.items()) if k != "decks"}
+    for seat in range(match.players):
+        parts = [f"# P{seat}"]
+        parts.append(_deck_words(deck_list[seat]) if seat < len(deck_list)
+                     else "the game's default deck")
+        if players and seat in players:
+            parts.append(f"played by {players[seat]}")
+        lines.append(" · ".join(parts))
+    if rest:
+        lines.append("# options: " + ", ".join(f"{k} {v}" for k, v in rest.items()))
+    return lines
+
+
+def _deck_words(deck: object) -> str:
+    """A deck option for the log header: its name (a deck name, the stem of a file name,
+    the ``name`` field of a deck's text or dict), else "a custom deck"."""
+    if isinstance(deck, dict):
+        name = deck.get("name")
+        return f"deck {name}" if isinstance(name, str) and name else "a custom deck"
+    if not isinstance(deck, str):
+        return "a custom deck"
+    if "\n" not in deck and "=" not in deck and not deck.lstrip().startswith("{"):
+        return f"deck {Path(deck).stem}"
+    found = re.search(r'^\s*"?name"?\s*[=:]\s*"([^"]+)"', deck, re.M)
+    return f"deck {found.group(1)}" if found else "a custom deck"
 
 
 def omniscient_view(match: Match[Any]) -> View:
@@ -402,6 +499,9 @@ Commands:
   view          draw the board and the choice again
   log [N]       the last N events you may see (default 20)
   card NAME     a card's full text (NAME, code, or #ID of a card on the board)
+  keys          the options again with their keys (what a program answers with)
+  auto MODE     auto-pass for optional windows: smart (stop only when you have something
+                to play), always (pass every optional window), never (ask every time)
   save FILE     save the match (msgpack; JSON if FILE ends in .json); resume with
                 tcgcore play --resume FILE (the same seats are human again)
   undo          take back your last decision (solo games, or --allow-undo with AI opponents)
@@ -427,6 +527,13 @@ class TerminalUI:
             is a terminal); without them a separator line is printed.
         replay_path: where to write the replay record when the match ends or the player quits.
         log_tail: how many recent events to show at most before a decision.
+        auto_pass: per human seat, how optional windows the game marks
+            (``spec.optional_window``: a quick-event window, a trigger that can do nothing)
+            are answered: ``"smart"`` (the default) passes when passing is all the seat
+            could do, ``"always"`` passes every one, ``"never"`` asks every time. It is a
+            front-end setting: the pass is an ordinary answer, recorded like a typed one.
+        agent_names: what plays each agent seat, for the log header (default: the agents'
+            class names).
 
     Raises:
         TcgcoreError: a seat is not in the match, or has neither a human nor an agent, or
@@ -437,7 +544,9 @@ class TerminalUI:
     def __init__(self, match: Match[Any], *, humans: Iterable[int],
                  agents: Mapping[int, Agent] | None = None, inp: LineSource, out: TextIO,
                  allow_undo: bool = False, clear: bool | None = None,
-                 replay_path: str | None = None, log_tail: int = 12) -> None:
+                 replay_path: str | None = None, log_tail: int = 12,
+                 auto_pass: Mapping[int, AutoPass] | AutoPass = "smart",
+                 agent_names: Mapping[int, str] | None = None) -> None:
         self.match = match
         self.humans = sorted(set(humans))
         self.agents: dict[int, Agent] = dict(agents or {})
@@ -460,6 +569,17 @@ class TerminalUI:
         start = match.state.event_count - len(match.events_since(0, player="all"))
         self._seen: dict[int, int] = {s: start for s in self.humans}
         self._on_screen: int | None = None
+        modes = (auto_pass if isinstance(auto_pass, Mapping)
+                 else dict.fromkeys(self.humans, auto_pass))
+        for seat, mode in modes.items():
+            if mode not in AUTO_PASS_MODES:
+                raise TcgcoreError(f"auto-pass for P{seat}: {mode!r} is not one of "
+                                   f"{', '.join(AUTO_PASS_MODES)}")
+        self.auto_pass: dict[int, AutoPass] = {s: modes.get(s, "smart") for s in self.humans}
+        self._auto: set[int] = set()  # indexes of decisions auto-pass made
+        self._auto_count: dict[int, int] = dict.fromkeys(self.humans, 0)
+        self._names = {s: (agent_names or {}).get(s, type(a).__name__)
+                       for s, a in self.agents.items()}
 
     # ---- output helpers
     def _write(self, *lines: str) -> None:
@@ -483,6 +603,9 @@ class TerminalUI:
             0 when the match ended or a player quit, 1 when the input ended first,
             130 after Ctrl-C.
         """
+        self._write(*log_header(self.match, {
+            s: "you" if len(self.humans) == 1 else "a person" for s in self.humans}
+            | self._names))
         try:
             while self.match.result is None:
                 match = self.match
@@ -490,6 +613,8 @@ class TerminalUI:
                 assert choice is not None
                 seat = choice.player
                 if seat in self.humans:
+                    if self._auto_passed(seat, choice):
+                        continue
                     self._human_turn(seat)
                 else:
                     keys = self.agents[seat].decide(match, choice)
@@ -521,6 +646,20 @@ class TerminalUI:
         self._write(*render_board(match.spec, match.view(seat)))
         self._save_replay()
 
+    def _auto_passed(self, seat: int, choice: Choice) -> bool:
+        """Answer ``choice`` with its pass option when the seat's auto-pass setting says so."""
+        hook = self.match.spec.optional_window
+        mode = self.auto_pass.get(seat, "never")
+        if hook is None or mode == "never":
+            return False
+        window = hook(self.match.state, choice)
+        if window is None or (mode == "smart" and window[1]):
+            return False
+        self._auto.add(len(self.match.decisions))
+        self._auto_count[seat] += 1
+        self.match.choose(seat, [window[0]])
+        return True
+
     def _seen_min(self) -> int:
         return min(self._seen.values()) if self._seen else 0
 
@@ -546,6 +685,11 @@ class TerminalUI:
                 self.out.write(CLEAR_SCREEN)
         self._on_screen = seat
         self._show_events(seat)
+        if self._auto_count.get(seat):
+            count = self._auto_count[seat]
+            self._write(f"  ({count} optional window{'s' if count != 1 else ''} passed "
+                        f"automatically; 'auto never' asks every time)")
+            self._auto_count[seat] = 0
         self._show(seat)
         while True:
             choice = self.match.seat_choice(seat)  # the seat's keys, as its view shows
@@ -557,6 +701,16 @@ class TerminalUI:
                 self._write(HELP)
             elif cmd == "view":
                 self._show(seat)
+            elif cmd == "keys":
+                self._write(*render_choice(choice, keys=True))
+            elif cmd == "auto":
+                mode = rest.strip().lower()
+                if mode not in AUTO_PASS_MODES:
+                    self._write(f"usage: auto {'|'.join(AUTO_PASS_MODES)} "
+                                f"(now: {self.auto_pass[seat]})")
+                else:
+                    self.auto_pass[seat] = mode  # type: ignore[assignment]
+                    self._write(f"Auto-pass for P{seat}: {mode}.")
             elif cmd == "log":
                 self._log(seat, rest)
             elif cmd == "card":
@@ -601,7 +755,8 @@ class TerminalUI:
             if skipped > 0:
                 self._write(f"… {skipped} earlier event(s) ('log {len(events)}' shows them)")
                 events = events[skipped:]
-            self._write(*(f"  * {describe_event(match.spec, match.state, ev)}" for ev in events))
+            self._write(*(f"  * {describe_event(match.spec, match.state, ev, viewer=seat)}"
+                          for ev in events))
         for key in self._seen:
             if seat is None or key == seat:
                 self._seen[key] = match.state.event_count
@@ -617,7 +772,7 @@ class TerminalUI:
         if not events:
             self._write("(no events this session)")
         for ev in events:
-            self._write(f"  {ev.seq:>5} {describe_event(match.spec, match.state, ev)}")
+            self._write(f"  {ev.seq:>5} {describe_event(match.spec, match.state, ev, viewer=seat)}")
 
     def _save(self, name: str) -> None:
         if not name:
@@ -640,7 +795,8 @@ class TerminalUI:
                         "AI opponents.")
             return False
         decisions = self.match.decisions
-        last = max((i for i, d in enumerate(decisions) if d.player == seat), default=None)
+        last = max((i for i, d in enumerate(decisions)
+                    if d.player == seat and i not in self._auto), default=None)
         if last is None:
             self._write("Nothing to undo: you have made no decision in this match.")
             return False
@@ -654,6 +810,7 @@ class TerminalUI:
             self._write(f"Could not undo: {exc}")
             return False
         self.match = rebuilt
+        self._auto = {i for i in self._auto if i < last}
         for key in self._seen:
             self._seen[key] = rebuilt.state.event_count
         taken = len(decisions) - last

@@ -46,7 +46,14 @@ from ._model import Event
 from ._plugins import default_registry
 from ._serve import serve_stdio
 from ._simulate import ProgressLine, simulate
-from ._terminal import ReplayStepper, TerminalUI, check_replay, describe_event
+from ._terminal import (
+    AUTO_PASS_MODES,
+    ReplayStepper,
+    TerminalUI,
+    check_replay,
+    describe_event,
+    log_header,
+)
 
 #: A ``check_deck`` line with this prefix is a notice, not a problem (see GameSpec).
 NOTICE = "notice: "
@@ -313,8 +320,13 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if humans:
         ui = TerminalUI(match, humans=humans,
                         agents={s: a for s, a in enumerate(agents) if s not in humans},
-                        inp=inp, out=out, allow_undo=args.allow_undo, replay_path=args.save)
+                        inp=inp, out=out, allow_undo=args.allow_undo, replay_path=args.save,
+                        auto_pass=args.auto_pass,
+                        agent_names={s: f"the {name} agent" for s, name in enumerate(names)})
         return ui.run()
+    if not args.json:
+        out.write("\n".join(log_header(match, {s: f"the {name} agent"
+                                               for s, name in enumerate(names)})) + "\n")
     enc = msgspec.json.Encoder()
     seen = 0
     decisions = 0
@@ -498,6 +510,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_play.add_argument("-v", "--verbose", action="store_true", help="also print each decision")
     p_play.add_argument("--human", type=_seat_number, nargs="+", metavar="SEAT",
                         help="seats played by people in this terminal (hot-seat when several)")
+    p_play.add_argument("--auto-pass", choices=AUTO_PASS_MODES, default="smart",
+                        help="optional windows of human seats: smart (stop only when there is "
+                             "something to play; the default), always (pass them all), never "
+                             "(ask every time)")
     p_play.add_argument("--resume", metavar="FILE",
                         help="continue a match saved with the 'save FILE' command")
     p_play.add_argument("--allow-undo", action="store_true",

@@ -317,12 +317,21 @@ _VERBS = {"moved": "moves {c}", "drawn": "draws {c}", "set": "sets {c} face down
           "milled": "mills {c}"}
 
 
+def _zone_words(zone: str | None) -> str:
+    """``deck.0`` as people say it: ``P0's deck``."""
+    if not zone:
+        return "-"
+    kind, _, seat = zone.partition(".")
+    return f"P{seat}'s {kind}" if seat else kind
+
+
 def describe(state: SparksState, event: Event) -> str:
     """One readable line per event."""
     name = CARDS[event.code][0] if event.code else "a card"
     who = f"P{event.player}" if event.player is not None else ""
     if event.kind in _VERBS:
-        return f"{who} {_VERBS[event.kind].format(c=name)} ({event.src} -> {event.dst})"
+        return (f"{who} {_VERBS[event.kind].format(c=name)} "
+                f"({_zone_words(event.src)} -> {_zone_words(event.dst)})")
     if event.kind == "revealed":
         return f"{who} reveals {name}"
     if event.kind == "clash_won":

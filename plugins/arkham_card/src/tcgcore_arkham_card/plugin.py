@@ -98,6 +98,9 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
                                        "exhausted": state.cards[e].exhausted,
                                        "location": a(location_of(state, e)),
                                        "doom": state.cards[e].counters.get("doom", 0)}
+    # the zone of a location's enemies and cards ("at.<location>") by the location's name
+    zone_names = {zid: f"at {dof(state, int(zid[3:])).name}" for zid in state.zones
+                  if zid.startswith("at.") and zid[3:].isdigit()}
     ag, act = current_agenda(state), current_act(state)
     test = state.test
     bag: dict[str, int] = {}
@@ -115,7 +118,7 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
                 "group_clues": sum(i.clues for i in state.inv if not i.status),
                 # clues placed on the act itself (Disrupting the Ritual, A993.6)
                 "clues_on_act": state.cards[act].counters.get("clues", 0) if act >= 0 else 0},
-        "chaos_bag": dict(sorted(bag.items())),
+        "chaos_bag": dict(sorted(bag.items())), "zone_names": zone_names,
         "victory": victory_total(state),
         "test": None if test is None else {
             "seat": test.seat, "skill": test.skill, "difficulty": test.difficulty,
@@ -613,6 +616,13 @@ def _seat_name(panel: dict[str, Any], seat: int) -> str:
 
 spec.view_extra = view_extra
 spec.describe_event = describe
+spec.title = "Arkham Horror: The Card Game"
+spec.zone_words = {"play": "play area", "aside": "cards set aside", "threat": "threat area",
+                   "locations": "locations", "setaside": "set-aside cards",
+                   "acts": "act deck", "agendas": "agenda deck", "encounter": "encounter deck",
+                   "victory": "victory display", "committed": "committed cards",
+                   "resolving": "cards resolving", "out": "out of play",
+                   "removed": "removed from the game", "at": "at a location"}
 spec.validate_state = validate
 spec.resume_steps = RESUME_STEPS
 spec.card_name = card_name

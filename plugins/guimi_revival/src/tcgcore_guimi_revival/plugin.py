@@ -380,6 +380,15 @@ def describe(state: GuimiState, event: Event) -> str:
     return f"  {who} {k}{amount}{': ' + c if event.code else ''}{extra}".rstrip()
 
 
+def optional_window(state: GuimiState, choice: tcgcore.Choice) -> tuple[str, bool] | None:
+    """Auto-pass (a front-end setting, see ``docs/cli.md``): a quick-event window (074.8)
+    may be passed with ``pass``; it offers something to play when it lists a quick event
+    that can be activated. Other choices are not optional windows."""
+    if choice.kind != "quick_event":
+        return None
+    return "pass", any(o.key != "pass" for o in choice.options)
+
+
 def mad_words(why: Any) -> str:
     """Why an RB went mad (112.1), in words for the log: ``face_down_<n>`` is the n-th
     face-down status card; an unknown reason is "a madness rule" (never the internal name)."""
@@ -435,6 +444,12 @@ spec.validate_state = validation.validate_state
 spec.resume_steps = validation.RESUME_STEPS
 spec.trigger_abilities = frozenset()  # Guimi resolves its abilities as steps, not core triggers
 spec.describe_event = describe
+spec.title = "Guimi Revival"
+spec.zone_words = {"extra": "extra deck", "revival": "Revival Beyonder",
+                   "stack": "characteristic stack", "units": "unit zone",
+                   "spirit": "Spirit World", "status": "status zone",
+                   "astral": "astral zone"}
+spec.optional_window = optional_window
 spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card

@@ -205,6 +205,13 @@ class GameSpec(Generic[S]):
         #: reads as itself with spaces for underscores)
         self.title: str = name.replace("_", " ").capitalize()
         self.zone_words: dict[str, str] = {}
+        #: names of the positions of a slotted zone kind (``{"units": ("F1", "F2", "B1",
+        #: "B2")}``), the same the game's option labels use; default 1, 2, ...
+        self.slot_names: dict[str, tuple[str, ...]] = {}
+        #: ``card_tags(view, card) -> [words] | None``: what a board shows after a card's
+        #: name (current strength, "tapped"); ``None`` keeps the generic tags (exhausted,
+        #: counters by name)
+        self.card_tags: Callable[[View, CardView], list[str] | None] | None = None
         #: ``optional_window(state, choice) -> (pass_key, playable) | None``: whether the
         #: pending ``choice`` is an optional window its seat may simply pass (the option key
         #: that passes, and whether anything but passing could be done there); front ends
@@ -277,4 +284,4 @@ def check_options(options: Mapping[str, Any], allowed: Iterable[str], game: str)
 # annotations (both modules import this one).
 from ._agents import Agent  # noqa: E402
 from ._encodings import ActionLayout, ObservationLayout  # noqa: E402
-from ._views import View  # noqa: E402
+from ._views import CardView, View  # noqa: E402

@@ -169,7 +169,7 @@ def _seat(seat: int | None) -> str:
     return "spectator" if seat is None else f"P{seat}"
 
 
-def _card_text(spec: GameSpec[Any], card: CardView | None) -> str:
+def _card_text(spec: GameSpec[Any], card: CardView | None, view: View | None = None) -> str:
     if card is None:
         return "(empty slot)"
     if card.code is None:
@@ -180,11 +180,16 @@ def _card_text(spec: GameSpec[Any], card: CardView | None) -> str:
             text += f" #{card.id}"
         if card.face_down:
             text += " (face down)"
+    tags = (spec.card_tags(view, card) if spec.card_tags is not None and view is not None
+            else None)
     extras: list[str] = []
-    if card.exhausted:
+    if tags is not None:
+        extras.extend(tags)
+    elif card.exhausted:
         extras.append("exhausted")
-    if card.counters:
-        extras.append(", ".join(f"{k} {v}" for k, v in sorted(card.counters.items())))
+    if tags is None and card.counters:
+        extras.append(", ".join(f"{k.replace('_', ' ')} {v}"
+                                for k, v in sorted(card.counters.items())))
     if card.attached_to is not None:
         extras.append(f"on #{card.attached_to}")
     if extras:
@@ -211,10 +216,12 @@ def _zone_line(spec: GameSpec[Any], view: View, zone: ZoneView,
         return f"  {name}: {zone.count} card{'s' if zone.count != 1 else ''} (face down)"
     cards = zone.cards
     slotted = any(c is None for c in cards)
-    if slotted:
-        shown = [f"{i + 1}: {_card_text(spec, c)}" for i, c in enumerate(cards) if c is not None]
+    if slotted or zone.kind in spec.slot_names:
+        slots = spec.slot_names.get(zone.kind, ())
+        shown = [f"{slots[i] if i < len(slots) else i + 1}: {_card_text(spec, c, view)}"
+                 for i, c in enumerate(cards) if c is not None]
     else:
-        shown = [_card_text(spec, c) for c in cards]
+        shown = [_card_text(spec, c, view) for c in cards]
     more = ""
     if len(shown) > MAX_CARDS_SHOWN:
         more = f", … {len(shown) - MAX_CARDS_SHOWN} more"
@@ -280,12 +287,15 @@ def render_board(spec: GameSpec[Any], view: View, *, perspective: Perspective | 
     who = "omniscient" if viewer == "all" else (
         "spectator" if viewer is None else f"you are P{viewer}")
     phase = view.panel.get("phase")
+    phase_name = view.panel.get("phase_name")  # the game's words for it, when it gives them
     head = [spec.title if spec.name == view.game else view.game, _clock(view)]
     turn_player = _turn_player(view)
     if turn_player is not None:
         head.append(f"P{turn_player}'s turn")
-    if isinstance(phase, str) and phase:
-        head.append(f"phase: {phase}")
+    if isinstance(phase_name, str) and phase_name:
+        head.append(phase_name)
+    elif isinstance(phase, str) and phase:
+        head.append(f"phase: {phase.replace('_', ' ')}")
     head.append(who)
     lines = [title or "=== " + " · ".join(head) + " ==="]
     groups: list[tuple[str, list[ZoneView]]] = []

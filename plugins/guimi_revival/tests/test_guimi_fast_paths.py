@@ -113,7 +113,7 @@ def ref_main_options(eng: Eng, p: int) -> list[Option]:
             if ab.timing == "ignition" and any(
                     rules.effect_can_act(eng, p, cid, e.op, e.amount) for e in ab.effects):
                 out.append(Option(key=f"ignite:{cid}:{i}", card=cid,
-                                  label=f"【起】 {d.name_en}: {rules._ability_summary(d, i)}"))
+                                  label=f"Activate {d.name_en}'s ability: {rules._ability_summary(d, i)}"))
     for s, cid in enumerate(units):
         if cid == EMPTY_SLOT:
             continue

@@ -239,9 +239,9 @@ def test_card_name_text_and_find() -> None:
     assert card_name("seer_b7") == "Magician (魔术师)"
     text = card_text("seer_b7") or ""
     for needle in ("Magician / 魔术师", "beyonder", "Fool", "sequence 7", "Rank: low",
-                   "Strength 500", "【起】"):
+                   "Strength 500", "Activated ability:"):
         assert needle in text, needle
-    assert "Ritual: seer sequence 5" in (card_text("seer_potion5") or "")
+    assert "Ritual: to sequence 5 of the Fool pathway" in (card_text("seer_potion5") or "")
     assert "Activation condition" in (card_text("god_seer") or "")
     assert card_text("nobody") is None and card_name("nobody") == "nobody"
     assert find_card("Magician") == "seer_b7"

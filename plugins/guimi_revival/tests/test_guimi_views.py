@@ -114,7 +114,8 @@ def test_describe_and_panel_for_a_whole_game() -> None:
     assert all(lines)
     for seat in (0, 1, None):
         panel = m.view(seat).panel
-        assert set(panel) == {"round", "phase", "first", "turn_player", "players"}
+        assert set(panel) == {"round", "phase", "phase_name", "first", "turn_player", "players",
+                              "stats"}
 
 
 def test_scenario_doc_example_runs() -> None:
@@ -155,7 +156,7 @@ def test_075_ignition_options_say_which_ability() -> None:
         if twins:
             labels = twins[0]
             assert len(set(labels)) == len(labels), labels
-            assert all(label.startswith("【起】 ") and ": " in label for label in labels)
+            assert all(label.startswith("Activate ") and ": " in label for label in labels)
             return
         m.choose(choice.player, agents[choice.player].decide(m, choice))
     raise AssertionError("no card offered two 【起】 abilities")

@@ -20,7 +20,7 @@ from typing import Any
 import tcgcore
 from tcgcore import Choice, Match, Rng, View
 
-from .cards import RANK_GATE, CardDef, get_pool, load_pathways
+from .cards import RANK_GATE, CardDef, get_pool
 
 __all__ = ["HeuristicAgent", "make_heuristic", "make_random"]
 
@@ -155,18 +155,11 @@ class _Seen:
 
 
 def _op_of(choice: Choice) -> str:
-    prompt = choice.prompt
-    if "(" in prompt and prompt.endswith(")"):
-        return prompt.rsplit("(", 1)[1][:-1]
-    if prompt.startswith("Choose a card to search for ("):
-        return prompt[prompt.index("(") + 1:-1]
-    if prompt.startswith("Choose a card for "):
-        return prompt[len("Choose a card for "):]
-    if prompt.startswith("Source trigger of "):  # the Source by its name, back to its id
-        name = prompt[len("Source trigger of "):].rsplit(":", 1)[0]
-        return next((s.id for s in load_pathways().sources.values() if s.name_en == name), "")
-    if "return tapped" in prompt:
-        return "recur"
+    """The effect op (or Source id) a target choice is for, from its options' data."""
+    for o in choice.options:
+        op = o.data.get("op")
+        if op is not None:
+            return str(op)
     return ""
 
 

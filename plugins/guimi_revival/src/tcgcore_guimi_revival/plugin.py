@@ -7,16 +7,16 @@ look-up, the board panel), deck checking, the agents, and exposes the pluggy hoo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import tcgcore
 from tcgcore import Event, View
 
-from . import search_hooks, validation
+from . import rules, search_hooks, validation
 from .agents import make_heuristic, make_random
 from .cards import CardDef, get_pool, load_pathways
 from .decks import check_deck_text
-from .rules import spec, z
+from .rules import SLOT_NAMES, agility, cdef, spec, strength, z
 from .state import GuimiState
 
 __all__ = ["card_name", "card_text", "describe", "find_card", "render_panel", "spec",
@@ -62,9 +62,12 @@ def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
             "events_activated": state.events_activated[p],
             "rewarded": state.rewarded[p],
         })
+    # current strength and agility of the face-up characters, by the viewer's aliases
+    stats = {str(tcgcore.card_alias(state, cid, viewer)): list(v)
+             for cid, v in _stats(state).items()}
     return {"round": state.round, "phase": state.phase, "first": state.first,
             "turn_player": None if state.in_battle else state.active_player,
-            "players": players}
+            "players": players, "stats": stats, "phase_name": phase_words(state.phase)}
 
 
 # ----------------------------------------------------------------------------- card texts
@@ -93,10 +96,35 @@ def _seq_name(pathway: str | None, seq: int | None) -> str:
     return f"{pw.name_en} ({pw.name_zh}) pathway, sequence {seq}{label}"
 
 
+#: activation and ritual conditions (cards.py ``ConditionKind``) in words ({n}: the value)
+_CONDITION_WORDS = {
+    "always": "always",
+    "rb_sequence_at_most": "your Revival Beyonder's sequence number is {n} or less",
+    "spirit_world_at_least": "you have {n} or more cards in your Spirit World",
+    "characteristics_at_least": "you have {n} or more characteristics in your Spirit World",
+    "underworld_at_least": "you have {n} or more cards in your Underworld",
+    "units_at_least": "you have {n} or more cards in your unit zone",
+    "status_at_least": "you have {n} or more cards in your status zone",
+    "hand_at_least": "you have {n} or more cards in your hand",
+    "corruption_at_least": "you have {n} or more corruption",
+    "opponent_status_at_least": "the opponent has {n} or more cards in their status zone",
+}
+
+#: where an extra-deck card goes after its activation
+_AFTER_WORDS = {"hand": "it returns to its owner's hand", "underworld": "it goes to the "
+                "Underworld", "remain": "it stays face up"}
+
+
 def _cond(conds: Any) -> str:
     if not conds:
         return "none"
-    return ", ".join(f"{c.kind} {c.value}" for c in conds)
+    return " and ".join(_CONDITION_WORDS.get(str(c.kind), "a condition").format(n=c.value)
+                        for c in conds)
+
+
+def english_text(text: str) -> str:
+    """English card text for people: the ignition mark 【起】 reads "Activated ability"."""
+    return text.replace("【起】:", "Activated ability:").replace("【起】", "Activated ability")
 
 
 def card_text(code: str) -> str | None:
@@ -113,7 +141,7 @@ def card_text(code: str) -> str | None:
                                                            if d.grade is not None else "")
     elif d.event_kind:
         kind = f"{d.event_kind} event"
-    lines = [f"{d.name_en} / {d.name_zh}  [{code}]", f"Type: {kind}"]
+    lines = [f"{d.name_en} / {d.name_zh}", f"Type: {kind}"]
     if d.pathway is not None:
         lines.append("Pathway: " + _seq_name(d.pathway, d.sequence))
     if d.source is not None:
@@ -128,15 +156,17 @@ def card_text(code: str) -> str | None:
         lines.append(f"Characteristic: {ch.text_en or f'+{ch.strength} strength'}"
                      + (f" / {ch.text_zh}" if ch.text_zh else ""))
     if d.activation_condition:
-        lines.append(f"Activation condition: {_cond(d.activation_condition)}; afterwards: "
-                     f"{d.after_activation or 'stays face up'}")
+        lines.append(f"Activation condition: {_cond(d.activation_condition)}; afterwards "
+                     f"{_AFTER_WORDS.get(d.after_activation or 'remain', 'it stays face up')}")
     if d.text_en:
-        lines.append(d.text_en)
+        lines.append(english_text(d.text_en))
     if d.text_zh:
         lines.append(d.text_zh)
     for r in ([d.ritual] if d.ritual else []) + list(d.rituals) + (
             [d.apotheosis_ritual] if d.apotheosis_ritual else []):
-        lines.append(f"Ritual: {r.pathway} sequence {r.sequence}, condition {_cond(r.condition)}")
+        pw = load_pathways().pathways.get(r.pathway)
+        lines.append(f"Ritual: to sequence {r.sequence} of the "
+                     f"{pw.name_en if pw else 'own'} pathway, when {_cond(r.condition)}")
     return "\n".join(lines)
 
 
@@ -174,7 +204,8 @@ def render_panel(view: View) -> list[str]:
     battle = panel["turn_player"] is None if "turn_player" in panel else \
         phase in ("battle", "damage", "battle_end")
     turn = "battle (no turn player)" if battle else f"P{view.active_player}'s turn"
-    lines = [f"Round {panel.get('round')}  phase {phase}  {turn}  (first player P{panel.get('first')})"]
+    lines = [f"Round {panel.get('round')}  {phase_words(str(phase))}  {turn}  "
+             f"(first player P{panel.get('first')})"]
     zones = {zv.id: zv for zv in view.zones}
     for p, pl in enumerate(panel.get("players", [])):
         seq = pl.get("sequence", 9)
@@ -286,7 +317,7 @@ def describe(state: GuimiState, event: Event) -> str:
     if k == "turn_started":
         return f"--- {who}'s turn ---"
     if k == "phase":
-        return f"  [{data.get('phase')} phase]"
+        return f"  [{phase_words(str(data.get('phase')))}]"
     if k in _MOVES and (event.src or event.dst):
         slot = ""
         if event.dst and event.dst.startswith("units."):
@@ -297,7 +328,8 @@ def describe(state: GuimiState, event: Event) -> str:
         text = _MOVES[k].format(c=c, slot=slot, facing=facing).strip()
         return f"  {who}{text}" if text.startswith("'") else f"  {who} {text}"
     if k == "revealed":
-        return f"  {who} reveals {c} ({data.get('why', '')})"
+        why = _REVEAL_WORDS.get(str(data.get("why", "")), "")
+        return f"  {who} reveals {c}" + (f" ({why})" if why else "")
     if k == "shuffled":
         return f"  {who} shuffles".rstrip()
     if k == "promoted":
@@ -327,9 +359,10 @@ def describe(state: GuimiState, event: Event) -> str:
     if k == "extra_activated":
         return f"  {who} activates the extra-deck card {c}"
     if k == "ignition":
-        return f"  {who} uses the 【起】 ability of {c}"
+        return f"  {who} uses the activated ability (【起】) of {c}"
     if k == "effect":
-        origin = f" of {_id_name(state, event.card)}" if event.card is not None else ""
+        origin = (f" of {_id_name(state, event.card)}" if event.card is not None
+                  and event.code else "")
         return f"  {who} resolves the effect{origin}: {effect_words(data.get('op'), data.get('amount'))}"
     if k == "units_moved":
         return f"  {who} moves a unit from slot {data.get('from')} to slot {data.get('to')}"
@@ -387,6 +420,68 @@ def optional_window(state: GuimiState, choice: tcgcore.Choice) -> tuple[str, boo
     if choice.kind != "quick_event":
         return None
     return "pass", any(o.key != "pass" for o in choice.options)
+
+
+#: why a card was revealed, in words (``reveal_top``'s reasons)
+_REVEAL_WORDS = {"promotion_check": "promotion check", "attack_check": "attack check",
+                 "damage_check": "damage check", "start": "the game starts"}
+
+#: the phases and steps of a round as the log and the panel name them
+_PHASE_WORDS = {"start": "start of the game", "setup": "setup", "draw": "draw phase",
+                "revival": "revival phase", "main": "main phase", "end": "end phase",
+                "promotion1": "promotion phase 1", "promotion2": "promotion phase 2",
+                "promotion 1": "promotion phase 1", "promotion 2": "promotion phase 2",
+                "battle": "battle phase", "damage": "damage step",
+                "damage step": "damage step", "battle_end": "end of the battle",
+                "battle end step": "end of the battle"}
+
+
+def phase_words(phase: str) -> str:
+    """A phase name of the state or of a ``phase`` event as words (``damage step``)."""
+    return _PHASE_WORDS.get(phase, phase.replace("_", " "))
+
+
+def _stats(state: GuimiState) -> dict[int, tuple[int, int]]:
+    """Current strength and agility of every face-up character on the field (Beyonders in
+    the unit zones and the Revival Beyonders), by instance id."""
+    eng = cast("rules.Eng", _StateOnly(state))
+    out: dict[int, tuple[int, int]] = {}
+    for p in range(state.num_players):
+        ids = [*state.zones[z("units", p)].cards, state.rb[p]]
+        for cid in ids:
+            if cid < 0 or state.cards[cid].face_down:
+                continue
+            d = cdef(eng, cid)
+            if d.is_beyonder or cid == state.rb[p]:
+                out[cid] = (strength(eng, cid), agility(eng, cid))
+    return out
+
+
+class _StateOnly:
+    """What the strength rules read of an engine (its state), for the view's panel."""
+
+    def __init__(self, state: GuimiState) -> None:
+        self.state = state
+
+
+def card_tags(view: View, card: tcgcore.CardView) -> list[str] | None:
+    """A card's tags on the text board: a character's current strength and agility (from
+    the view's ``stats`` panel), tapped, mad, cannot be hit, protected; never the names of
+    the counters that hold them."""
+    if card.id is None:
+        return None
+    stats = view.panel.get("stats", {}).get(str(card.id))
+    tags = [f"strength {stats[0]}, agility {stats[1]}"] if stats else []
+    if card.exhausted:
+        tags.append("tapped")
+    counters = card.counters
+    for name, words in (("mad", "mad"), ("unhittable", "cannot be hit"),
+                        ("protect", "protected"), ("no_act", "cannot act")):
+        if counters.get(name):
+            tags.append(words)
+    if counters.get("bonus_dmg"):
+        tags.append(f"+{counters['bonus_dmg']} damage")
+    return tags
 
 
 def mad_words(why: Any) -> str:
@@ -448,8 +543,10 @@ spec.title = "Guimi Revival"
 spec.zone_words = {"extra": "extra deck", "revival": "Revival Beyonder",
                    "stack": "characteristic stack", "units": "unit zone",
                    "spirit": "Spirit World", "status": "status zone",
-                   "astral": "astral zone"}
+                   "astral": "astral zone", "underworld": "Underworld"}
 spec.optional_window = optional_window
+spec.slot_names = {"units": SLOT_NAMES}
+spec.card_tags = card_tags
 spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card

@@ -1119,7 +1119,8 @@ def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
     potion = (Option(key=f"potion:{cid}", label=f"Activate potion {name}", card=cid)
               if d.item_kind == "potion" else None)
     ignition = [(i, ab) for i, ab in enumerate(d.abilities) if ab.timing == "ignition"]
-    ignites = tuple(Option(key=f"ignite:{cid}:{i}", label=f"【起】 {name}: {_ability_summary(d, i)}",
+    ignites = tuple(Option(key=f"ignite:{cid}:{i}",
+                           label=f"Activate {name}'s ability: {_ability_summary(d, i)}",
                            card=cid) for i, _ in ignition)
     ignite_effects = tuple(tuple((e.op, e.amount) for e in ab.effects) for _, ab in ignition)
     conds = d.activation_condition
@@ -1685,8 +1686,11 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
                                "(Underworld)", card=c) for c in _seek_underworld(eng, p)]
         if found or opts:
             defs = _defs(eng)
-            eng.ask(p, "effect_target", f"Choose a card to search for ({op})",
-                    opts + [Option(key=f"code:{c}", label=defs[c].name_en) for c in found],
+            tag = {"op": op}  # what the effect does, for agents and front ends
+            opts = [Option(key=o.key, label=o.label, card=o.card, data=tag) for o in opts]
+            eng.ask(p, "effect_target", _target_prompt(eng, step.source, op, n),
+                    opts + [Option(key=f"code:{c}", label=defs[c].name_en, data=tag)
+                            for c in found],
                     resume=EffectAnswer(player=p, source=step.source, op=op, amount=n))
         else:  # 075.4: a search that finds nothing says so
             eng.emit("search_failed", player=p, card=step.source if step.source >= 0 else None,
@@ -1695,18 +1699,69 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
     elif op in TARGETED_OPS:
         ids = _targets(eng, p, op, n)
         if ids:
-            eng.ask(p, "effect_target", f"Choose a card for {op}",
-                    [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in ids],
+            tag = {"op": op}
+            eng.ask(p, "effect_target", _target_prompt(eng, step.source, op, n),
+                    [Option(key=f"card:{c}", label=_unit_label(eng, c), card=c, data=tag)
+                     for c in ids],
                     resume=EffectAnswer(player=p, source=step.source, op=op, amount=n))
     eng.emit("effect", player=p, card=step.source if step.source >= 0 else None,
              data={"op": op, "amount": n})
+
+
+#: what a targeted or searching effect asks for, as the end of "choose ..." ({n}: its amount)
+TARGET_PROMPTS: dict[str, str] = {
+    "strength": "your Beyonder that gets +{n} strength",
+    "weaken": "the opposing Beyonder that gets -{n} strength",
+    "destroy_item": "the opposing item to destroy",
+    "destroy_event": "the opposing face-up event to destroy",
+    "spirit_to_hand": "the Spirit World card to put into your hand",
+    "destroy_unit": "the opposing Beyonder (strength {n} or less) to destroy",
+    "bounce": "the opposing Beyonder (strength {n} or less) to return to its owner's hand",
+    "tap_unit": "the opposing Beyonder to tap",
+    "shield": "your Beyonder that cannot be hit",
+    "search_potion": "the potion to take from your deck",
+    "search_beyonder": "the Beyonder to take from your deck",
+    "seek": "the next sequence's Beyonder card (from the Underworld or your deck)",
+    "set_extra": "the extra-deck card to set",
+    "converge": "the card that becomes a sequence-1 characteristic",
+    "madden_unit": "the opposing Beyonder that goes mad",
+}
+
+#: what a Source trigger (102) asks for
+SOURCE_PROMPTS: dict[str, str] = {
+    "knowledge_moor": "choose your item",
+}
+
+
+def _target_prompt(eng: Eng, source: int, op: str, n: int) -> str:
+    """The prompt of an effect's target choice in words: the card it comes from and what
+    the chosen card will undergo (``"Magician's effect: choose the opposing Beyonder to
+    tap"``)."""
+    what = "choose " + TARGET_PROMPTS.get(op, "a card").format(n=n)
+    if source < 0:
+        return what[0].upper() + what[1:]
+    return f"{cdef(eng, source).name_en}'s effect: {what}"
+
+
+def _unit_label(eng: Eng, cid: int) -> str:
+    """A card option's label: its name, and for a Beyonder on the field its current
+    strength and agility (what a target choice needs)."""
+    name = cdef(eng, cid).name_en
+    state = eng.state
+    card = state.cards[cid]
+    if ((card.zone.startswith("units.") and cdef(eng, cid).is_beyonder)
+            or cid == state.rb[card.controller]):
+        return f"{name} (strength {strength(eng, cid)}, agility {agility(eng, cid)})"
+    return name
 
 
 def _ask_recur(eng: Eng, p: int, source: int) -> None:
     """River of Eternal Darkness placement (102.3, 013.3)."""
     opts = _recur_options(eng, p)
     if opts:
-        eng.ask(p, "effect_target", "Choose a Beyonder to return tapped", opts,
+        tag = {"op": "recur"}
+        eng.ask(p, "effect_target", "Choose a Beyonder to return tapped",
+                [Option(key=o.key, label=o.label, card=o.card, data=tag) for o in opts],
                 resume=EffectAnswer(player=p, source=source, op="recur", amount=1))
 
 
@@ -1927,6 +1982,21 @@ def _battle_next(eng: Eng, step: BattleNext) -> None:
     eng.push(QuickWindow(player=f), QuickWindow(player=1 - f), DamageStep())
 
 
+def _battle_prompt(eng: Eng, attacker: int, support: list[int], target: int) -> str:
+    """Who attacks whom with the running totals, as the hit check (095.3, 096.3) would add
+    them now: ``"Hunter (300) + support Witch (500) attacks Seer (400): attack 800 vs
+    defence 400"``."""
+    def part(cid: int) -> str:
+        return f"{cdef(eng, cid).name_en} ({strength(eng, cid)})"
+    a_value = strength(eng, attacker) + sum(strength(eng, c) for c in support)
+    base = strength(eng, target) if _is_char_target(eng, target) else 0
+    d_value = base
+    who = part(attacker) + "".join(f" + support {part(c)}" for c in support)
+    whom = part(target) if _is_char_target(eng, target) else (
+        f"{cdef(eng, target).name_en} (an item: defence only from interceptors)")
+    return f"{who} attacks {whom}: attack {a_value} vs defence {d_value}"
+
+
 def _is_char_target(eng: Eng, cid: int) -> bool:
     state = eng.state
     return card_infos(state)[state.cards[cid].code].card_type in ("beyonder", "revival_beyonder")
@@ -1963,8 +2033,9 @@ def _attack_answer(eng: Eng, step: AttackAnswer) -> None:
                and not cards[units[s]].counters.get("mad")]  # 112.3
         if sup:
             info: dict[str, tcgcore.Scalar] = {"attacker": attacker, "target": target}
-            eng.ask(p, "support", "Tap back-row Beyonders to support the attack",
-                    [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c, data=info)
+            eng.ask(p, "support", _battle_prompt(eng, attacker, [], target) +
+                    ". Tap back-row Beyonders to support the attack (each adds its strength)",
+                    [Option(key=f"card:{c}", label=_unit_label(eng, c), card=c, data=info)
                      for c in sup],
                     min=0, max=len(sup), resume=SupportAnswer())
 
@@ -2002,8 +2073,9 @@ def _intercept_ask(eng: Eng, step: InterceptAsk) -> None:
     info: dict[str, tcgcore.Scalar] = {
         "attacker": att.attacker, "target": att.target,
         "support": ",".join(map(str, att.support))}
-    eng.ask(d, "intercept", "Tap characters to intercept",
-            [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c, data=info)
+    eng.ask(d, "intercept", _battle_prompt(eng, att.attacker, att.support, att.target) +
+            ". Tap characters to intercept (each adds its strength to the defence)",
+            [Option(key=f"card:{c}", label=_unit_label(eng, c), card=c, data=info)
              for c in cands],
             min=0, max=len(cands) if char_target else 1, resume=InterceptAnswer())
 
@@ -2081,8 +2153,10 @@ def _source_trigger(eng: Eng, step: SourceTrigger) -> None:
         return
     if ids:
         name = load_pathways().sources[src].name_en
-        eng.ask(p, "source_trigger", f"Source trigger of {name}: choose a card",
-                [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c) for c in ids],
+        eng.ask(p, "source_trigger",
+                f"Source trigger of {name}: {SOURCE_PROMPTS.get(src, 'choose a card')}",
+                [Option(key=f"card:{c}", label=cdef(eng, c).name_en, card=c, data={"op": src})
+                 for c in ids],
                 resume=EffectAnswer(player=p, op=src, amount=1))
 
 

@@ -719,7 +719,7 @@ class TerminalUI:
                     self._write(f"usage: auto {'|'.join(AUTO_PASS_MODES)} "
                                 f"(now: {self.auto_pass[seat]})")
                 else:
-                    self.auto_pass[seat] = mode  # type: ignore[assignment]
+                    self.auto_pass[seat] = mode
                     self._write(f"Auto-pass for P{seat}: {mode}.")
             elif cmd == "log":
                 self._log(seat, rest)

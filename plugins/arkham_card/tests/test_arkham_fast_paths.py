@@ -351,9 +351,10 @@ def _ref_plays(state: ArkhamState, seat: int) -> list[tuple[str, str, int]]:
             continue
         if d.fast:
             if actions._playable_now(state, seat, cid, d):
-                fast.append((f"fastplay:{cid}", f"Play {d.name} (fast)", cid))
+                fast.append((f"fastplay:{cid}", f"Play {d.name} (fast, cost {max(0, d.cost or 0)})",
+                             cid))
         elif inv.actions > 0 and actions._playable_now(state, seat, cid, d):
-            plays.append((f"play:{cid}", f"Play {d.name}", cid))
+            plays.append((f"play:{cid}", f"Play {d.name} (cost {max(0, d.cost or 0)})", cid))
     return plays + fast
 
 
@@ -400,7 +401,8 @@ def test_hand_info_table_matches_the_definitions() -> None:
             assert info is None
         else:
             assert info == (max(0, d.cost or 0) - (2 if "Ally" in d.traits else 0),
-                            f"Play {d.name}", f"Play {d.name} (fast)", max(0, d.cost or 0))
+                            f"Play {d.name} (cost {max(0, d.cost or 0)})",
+                            f"Play {d.name} (fast, cost {max(0, d.cost or 0)})", max(0, d.cost or 0))
 
 
 def test_weakness_codes_are_the_pool_weaknesses() -> None:

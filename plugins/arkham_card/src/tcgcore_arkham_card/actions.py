@@ -425,13 +425,15 @@ def _hand_info(d: CardDef) -> tuple[int, str, str, int] | None:
     """What :func:`turn_options` needs of a hand card's printed definition: ``None`` when
     it is never played as a turn option (not an asset or event, or played only at a
     ``play_when`` timing); else the least it can cost (an Ally 2 less, Easttown), its
-    two labels, ``Play <name>`` and ``Play <name> (fast)``, and its printed cost (the
+    two labels, ``Play <name> (cost N)`` and ``Play <name> (fast, cost N)`` with the printed
+    cost, and its printed cost (the
     most it costs, A202)."""
     if d.type_code not in ("asset", "event") or d.play_when:
         return None
     printed_cost = max(0, d.cost or 0)
     least = printed_cost - (2 if "Ally" in d.traits else 0)
-    return least, f"Play {d.name}", f"Play {d.name} (fast)", printed_cost
+    return (least, f"Play {d.name} (cost {printed_cost})",
+            f"Play {d.name} (fast, cost {printed_cost})", printed_cost)
 
 
 #: :func:`_hand_info` of every pool card, by code (the pool never changes).

@@ -212,6 +212,7 @@ def _replace_retired(camp: Campaign, seed: int) -> Campaign:
 def _summary(camp: Campaign, code: str, result: tcgcore.Result, out: TextIO) -> None:
     pool = card_pool()
     res = result.detail.get("resolution", "R-none")
+    res = "none (no resolution)" if res == "R-none" else res
     out.write(f"\n=== {load_scenario(code).name}: resolution {res} "
               f"({result.detail.get('outcome', '')}) ===\n")
     out.write(f"victory display: {result.detail.get('victory', 0)}\n")

@@ -215,7 +215,8 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
     elif op == "choose":
         who = state.lead if e.target == "lead" else seat
         labels = list(e.codes) or ["First", "Second"]
-        eng.ask(who, "choose_effect", "Choose one", [Option(key="a", label=labels[0]),
+        prompt = f"{name_of(state, source)}: choose one" if source >= 0 else "Choose one"
+        eng.ask(who, "choose_effect", prompt, [Option(key="a", label=labels[0]),
                                                      Option(key="b", label=labels[1])],
                 resume=ChooseAnswer(seat=who, a=e.on_success, b=e.on_fail, source=source))
     elif op == "discard_random":

@@ -139,7 +139,8 @@ def _harm(eng: Eng, step: Harm) -> None:
             continue
         opts = [_INV_OPTION]
         opts += [Option(key=f"asset:{c}", label=name_of(state, c), card=c) for c in soak]
-        eng.ask(seat, f"assign_{kind}", f"Assign 1 {kind} ({left} left)", opts,
+        eng.ask(seat, f"assign_{kind}", f"Assign {kind} point by point: who takes the next "
+                f"point? ({left} of {total} left to assign)", opts,
                 resume=HarmAnswer(harm=step, kind=kind))
         return
     _place_harm(eng, step)

@@ -13,7 +13,7 @@ import tcgcore
 from . import search_hooks
 from .agent import HeuristicAgent
 from .campaign_runner import run_campaign_cli
-from .cards import card_pool, load_scenario
+from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
 from .rules import (
     GAME,
@@ -314,7 +314,8 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
         return f"{who} moves to {name}"
     if k == "removed":
         return f"{name} leaves the game" if event.code and \
-            cdef(state, event.code).type_code == "location" else f"  · {name} is removed"
+            cdef(state, event.code).type_code == "location" else \
+            f"  · {name or 'A card'} is removed from the game"
     if k == "asset_defeated":
         return f"{name} is defeated"
     if k == "threat_area":
@@ -373,12 +374,98 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
     return " ".join(parts)
 
 
+def deck_option_words(option: str) -> str:
+    """A deckbuilding option (``guardian:0-5``) in words: ``Guardian cards of level 0-5``."""
+    faction, _, levels = option.partition(":")
+    return f"{faction.capitalize()} cards" + (f" of level {levels}" if levels else "")
+
+
+def objective_words(objective: str) -> str:
+    """An act's objective (``defeat:01116``, ``enter:01156``, ...) as words: "defeat Ghoul
+    Priest"."""
+    kind, _, rest = objective.partition(":")
+    if kind == "defeat":
+        return f"objective: defeat {card_name(rest)}"
+    if kind == "enter":
+        return f"objective: an investigator enters {card_name(rest)}"
+    if kind == "round_end_at":
+        return f"objective: an investigator is at {card_name(rest)} at the end of the round"
+    if kind == "victory_unique_trait":
+        trait, _, count = rest.partition(":")
+        return f"objective: {count} or more unique {trait} enemies in the victory display"
+    if kind == "clues_on_act":
+        return "objective: place the required clues on this act"
+    return "objective: as the act's text says"
+
+
+#: the skill icons of a card, in the order of the card
+_ICONS = (("skill_willpower", "willpower"), ("skill_intellect", "intellect"),
+          ("skill_combat", "combat"), ("skill_agility", "agility"), ("skill_wild", "wild"))
+
+
+def icon_words(d: CardDef) -> str:
+    """A card's commit icons in words (``"icons: intellect x2, wild"``; empty for none)."""
+    icons = []
+    for field, word in _ICONS:
+        n = getattr(d, field)
+        if n:
+            icons.append(word + (f" x{n}" if n > 1 else ""))
+    return "icons: " + ", ".join(icons) if icons else ""
+
+
+def enemy_words(code: str) -> str:
+    """An enemy's printed fight, evade and attack (damage and horror)."""
+    d = card_pool().get(code)
+    if d is None:
+        return ""
+    fight = "-" if d.enemy_fight is None else d.enemy_fight
+    evade = "-" if d.enemy_evade is None else d.enemy_evade
+    return (f"fight {fight}, evade {evade}, attack {d.enemy_damage} damage "
+            f"{d.enemy_horror} horror")
+
+
+#: counters a board shows in words (others, such as "revealed", are bookkeeping)
+_COUNTER_WORDS = {"clues": "clue", "doom": "doom", "damage": "damage", "horror": "horror",
+                  "uses": "use", "resources": "resource", "charges": "charge",
+                  "secrets": "secret", "supplies": "supply", "ammo": "ammo"}
+
+
+def card_tags(view: tcgcore.View, card: tcgcore.CardView) -> list[str] | None:
+    """What the board shows after a card's name: its cost and commit icons (player cards),
+    an enemy's fight, evade, health and attack, exhausted, and its tokens in words."""
+    if card.code is None:
+        return None
+    d = card_pool().get(card.code)
+    tags: list[str] = []
+    if d is not None and d.type_code in ("asset", "event", "skill"):
+        if d.cost is not None:
+            tags.append(f"cost {d.cost}")
+        icons = icon_words(d)
+        if icons:
+            tags.append(icons)
+    if d is not None and d.type_code == "enemy":
+        health = view.panel.get("enemies", {}).get(str(card.id), {}).get("health")
+        tags.append(enemy_words(card.code) + (f", health {health}" if health else ""))
+    if card.exhausted:
+        tags.append("exhausted")
+    for name, value in sorted(card.counters.items()):
+        word = _COUNTER_WORDS.get(name)
+        if word is not None and value:
+            plural = "" if value == 1 or word in ("doom", "damage", "horror", "ammo") else "s"
+            tags.append(f"{value} {word}{plural}")
+    return tags
+
+
 def _describe_end(state: ArkhamState) -> str:
     res = state.result
     if res is None:
         return "The game is over"
     d = res.detail
-    line = f"Resolution {d.get('resolution')} ({d.get('outcome', res.reason)}) after " \
+    resolution = d.get("resolution")
+    head = "No resolution" if resolution in (None, "R-none", "none") else \
+        f"Resolution {resolution}"
+    outcome = str(d.get("outcome", res.reason)).replace("_", " ")
+    line = f"{head} ({outcome}) after " \
            f"round {d.get('round', state.turn)}; victory display {d.get('victory', 0)}"
     xp = d.get("xp")
     if xp is not None:
@@ -496,7 +583,8 @@ def card_text(code: str) -> str | None:
         nums.append(f"willpower {d.skill_willpower}, intellect {d.skill_intellect}, "
                     f"combat {d.skill_combat}, agility {d.skill_agility}, health {d.health}, "
                     f"sanity {d.sanity}; deck {d.deck_size} cards: "
-                    f"{', '.join(d.deck_options) or 'any class'}; requires "
+                    f"{', '.join(map(deck_option_words, d.deck_options)) or 'any class'}; "
+                    f"requires "
                     f"{', '.join(card_name(c) for c in d.deck_requirements) or 'nothing'}")
     elif d.type_code == "agenda":
         nums.append(f"doom threshold {d.doom}")
@@ -560,7 +648,7 @@ def render_panel(view: tcgcore.View) -> list[str]:
     need = act["clues_needed"]
     act_def = card_pool().get(act["code"] or "")
     goal = f"clues {act['group_clues']}/{need}" if need else \
-        (act_def.objective if act_def is not None and act_def.objective else "objective")
+        objective_words(act_def.objective if act_def is not None else "")
     lines.append(f"Act {card_name(act['code'] or '-')}: {goal}")
     locs = {loc["id"]: loc for loc in p["locations"]}
     for i in p["investigators"]:
@@ -568,9 +656,10 @@ def render_panel(view: tcgcore.View) -> list[str]:
         sk = i["skills"]
         lines.append(
             f"{i['name']} (seat {i['seat']}) at {where}"
-            + (f" [{i['status']}]" if i["status"] else "")
+            + (f" ({i['status']})" if i["status"] else "")
             + f": {i['resources']} resources, {i['clues']} clues, damage {i['damage']}/"
-            f"{i['health']}, horror {i['horror']}/{i['sanity']}, {i['actions']} actions left"
+            f"{i['health']}, horror {i['horror']}/{i['sanity']}, "
+            f"{i['actions']} action{'s' if i['actions'] != 1 else ''} left"
             f"; W{sk['willpower']} I{sk['intellect']} C{sk['combat']} A{sk['agility']}"
             f"; hand {i.get('hand', '?')}, deck {i.get('deck', '?')}")
         assets = [card_name(a["code"]) + (f" ({a['uses']})" if "uses" in a else "") +
@@ -595,7 +684,7 @@ def render_panel(view: tcgcore.View) -> list[str]:
             tag = f"engaged with {_seat_name(p, info['engaged'])}" if info["engaged"] >= 0 \
                 else ("exhausted" if info.get("exhausted") else "ready")
             foes.append(f"{card_name(info['code'])} {info['health'] - info['damage']}/"
-                        f"{info['health']} hp, {tag}")
+                        f"{info['health']} hp, {enemy_words(info['code'])}, {tag}")
         lines.append(f"  {loc['name']}: shroud {loc['shroud']}, {loc['clues']} clues -> {links}"
                      + (f"; investigators: {', '.join(here)}" if here else "")
                      + (f"; enemies: {'; '.join(foes)}" if foes else ""))
@@ -617,6 +706,7 @@ def _seat_name(panel: dict[str, Any], seat: int) -> str:
 spec.view_extra = view_extra
 spec.describe_event = describe
 spec.title = "Arkham Horror: The Card Game"
+spec.card_tags = card_tags
 spec.zone_words = {"play": "play area", "aside": "cards set aside", "threat": "threat area",
                    "locations": "locations", "setaside": "set-aside cards",
                    "acts": "act deck", "agendas": "agenda deck", "encounter": "encounter deck",

@@ -155,11 +155,29 @@ def _commit(eng: Eng, step: CommitStep) -> None:
         most = len(cards) if seat == test.seat else 1
         # A913.2: the window opens for any hand, so that whether it holds a card with a
         # matching icon stays hidden; without one, "none" is the only answer
-        options = [Option(key=f"commit:{c}", label=name_of(state, c), card=c) for c in cards]
-        eng.ask(seat, "commit", f"Commit cards to the {test.skill} test?",
+        options = [Option(key=f"commit:{c}", label=_commit_label(state, c, test.skill), card=c)
+                   for c in cards]
+        eng.ask(seat, "commit", _commit_prompt(state, test),
                 options or [Option(key="none", label="Commit nothing")],
                 min=0, max=most or 1, resume=CommitAnswer(seat=seat))
         return
+
+
+def _commit_label(state: ArkhamState, cid: int, skill: str) -> str:
+    """A commit option: the card and the icons it adds to this test (A908.1: matching and
+    wild icons)."""
+    d = printed(state, cid)
+    icons = getattr(d, f"skill_{skill}", 0) + d.skill_wild
+    return f"{name_of(state, cid)} (+{icons} {skill})" if icons else name_of(state, cid)
+
+
+def _commit_prompt(state: ArkhamState, test: SkillTest) -> str:
+    """The commit window's prompt with the test's running total (A907: skill value and
+    bonuses so far, against the difficulty)."""
+    base = skill_value(state, test.seat, test.skill) + test.skill_bonus
+    who = name_of(state, state.inv[test.seat].card)
+    return (f"Commit cards to {who}'s {test.skill} test? (so far {base} {test.skill} "
+            f"vs difficulty {max(0, test.difficulty)}; each matching icon adds 1)")
 
 
 @spec.handles(CommitAnswer)

@@ -359,10 +359,9 @@ def describe(state: GuimiState, event: Event) -> str:
     if k == "extra_activated":
         return f"  {who} activates the extra-deck card {c}"
     if k == "ignition":
-        return f"  {who} uses the activated ability (【起】) of {c}"
+        return f"  {who} uses the activated ability of {c}"
     if k == "effect":
-        origin = (f" of {_id_name(state, event.card)}" if event.card is not None
-                  and event.code else "")
+        origin = f" of {c}" if event.code else ""  # the card, when the reader may know it
         return f"  {who} resolves the effect{origin}: {effect_words(data.get('op'), data.get('amount'))}"
     if k == "units_moved":
         return f"  {who} moves a unit from slot {data.get('from')} to slot {data.get('to')}"

@@ -1686,7 +1686,7 @@ def _do_effect(eng: Eng, step: DoEffect) -> None:
                                "(Underworld)", card=c) for c in _seek_underworld(eng, p)]
         if found or opts:
             defs = _defs(eng)
-            tag = {"op": op}  # what the effect does, for agents and front ends
+            tag: dict[str, tcgcore.Scalar] = {"op": op}  # what the effect does (agents, front ends)
             opts = [Option(key=o.key, label=o.label, card=o.card, data=tag) for o in opts]
             eng.ask(p, "effect_target", _target_prompt(eng, step.source, op, n),
                     opts + [Option(key=f"code:{c}", label=defs[c].name_en, data=tag)
@@ -1759,7 +1759,7 @@ def _ask_recur(eng: Eng, p: int, source: int) -> None:
     """River of Eternal Darkness placement (102.3, 013.3)."""
     opts = _recur_options(eng, p)
     if opts:
-        tag = {"op": "recur"}
+        tag: dict[str, tcgcore.Scalar] = {"op": "recur"}
         eng.ask(p, "effect_target", "Choose a Beyonder to return tapped",
                 [Option(key=o.key, label=o.label, card=o.card, data=tag) for o in opts],
                 resume=EffectAnswer(player=p, source=source, op="recur", amount=1))

@@ -216,3 +216,38 @@ def test_auto_pass_answers_only_windows_with_nothing_to_play() -> None:
     passable = asked.count("P0, Activate a set quick event?\n  1) Do not activate\nAnswer")
     assert smart_screen.count("P0, Activate a set quick event?") == windows - passable
     assert passable == 0 or "passed automatically" in smart_screen
+
+
+def test_damage_is_assigned_in_one_answer_in_the_terminal() -> None:
+    """A701: the investigator assigns all of an attack's damage; the game asks point by point
+    (``spec.point_choices``) and the terminal takes the whole assignment in one answer and
+    gives it point by point, so the recorded decisions are the ones typed point by point."""
+    from tcgcore_arkham_card import scenario
+    from tcgcore_arkham_card.testkit import desc, enemy, investigator
+
+    def fresh() -> tcgcore.Match[Any]:
+        return scenario(desc(investigator("t_inv_guard", ["t_guts"] * 6, assets=["t_dog"]),
+                             phase="enemy", enemies=[{"code": "t_boss", "engaged": 0}]))
+
+    by_points = fresh()
+    dog = enemy(by_points, "t_dog")
+    assert by_points.pending is not None and by_points.pending.kind == "assign_damage"
+    assert "(2 of 2 left to assign)" in by_points.pending.prompt
+    for key in (f"asset:{dog}", "inv", "inv", "inv"):  # 2 damage, then 2 horror
+        assert by_points.pending is not None
+        by_points.choose(0, key)
+
+    match = fresh()
+    typed = iter(["2 1", "1 1", "quit"])  # option 1 is the investigator, 2 the dog
+    out = io.StringIO()
+
+    class Person:
+        def readline(self) -> str:
+            return next(typed) + "\n"
+
+    ui = TerminalUI(match, humans=[0], inp=Person(), out=out)
+    ui.run()
+    screen = out.getvalue()
+    assert "several (such as 1 1 2) for several points at once" in screen
+    assert [d.keys for d in ui.match.decisions] == [d.keys for d in by_points.decisions]
+    assert ui.match.digest() == by_points.digest()

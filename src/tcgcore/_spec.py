@@ -217,6 +217,9 @@ class GameSpec(Generic[S]):
         #: that passes, and whether anything but passing could be done there); front ends
         #: use it for auto-pass, which answers with the pass key and never changes a rule
         self.optional_window: Callable[[S, Choice], tuple[str, bool] | None] | None = None
+        #: choice kinds the game asks once per point (assign 1 damage, then the next): a
+        #: front end may take several points in one answer and give them one by one
+        self.point_choices: frozenset[str] = frozenset()
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

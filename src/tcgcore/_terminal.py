@@ -37,6 +37,7 @@ __all__ = [
     "log_header",
     "omniscient_view",
     "parse_answer",
+    "parse_points",
     "render_board",
     "render_choice",
     "render_result",
@@ -327,18 +328,23 @@ def render_board(spec: GameSpec[Any], view: View, *, perspective: Perspective | 
     return lines
 
 
-def render_choice(choice: Choice, *, keys: bool = False) -> list[str]:
+def render_choice(choice: Choice, *, keys: bool = False, points: bool = False) -> list[str]:
     """The pending choice: prompt, numbered options and how to answer.
 
     People read the prompt and the labels (words); the option keys (ids a program answers
     with) are shown only with ``keys=True`` (the terminal's ``keys`` command). An option
     key typed in place of its number is accepted either way (:func:`parse_answer`).
+    ``points``: the choice is one of a series asked point by point (``spec.point_choices``),
+    and the terminal takes several points at once.
     """
     lines = [f"P{choice.player}, {choice.prompt}"]
     width = len(str(len(choice.options)))
     for i, opt in enumerate(choice.options, 1):
         lines.append(f"  {i:>{width}}) {opt.label}" + (f"   ({opt.key})" if keys else ""))
-    if choice.min == choice.max == 1:
+    if choice.min == choice.max == 1 and points:
+        lines.append("Answer with a number, or several (such as 1 1 2) for several points "
+                     "at once.")
+    elif choice.min == choice.max == 1:
         lines.append("Answer with a number.")
     else:
         hi = min(choice.max, len(choice.options))
@@ -401,6 +407,31 @@ def parse_answer(choice: Choice, text: str) -> list[str]:
         raise ValueError(f"choose at most {_count(choice.max)}, got {len(out)}")
     if len(out) < choice.min:
         raise ValueError(f"choose at least {_count(choice.min)}, got {len(out)}")
+    return out
+
+
+def parse_points(choice: Choice, text: str) -> list[str]:
+    """Typed input for a choice asked point by point: option numbers or keys, repeats
+    allowed (``1 1 2``: the next two points to option 1, the third to option 2).
+
+    Raises:
+        ValueError: nothing typed, or a number or key that is not an option.
+    """
+    line = text.strip()
+    keys = [o.key for o in choice.options]
+    if line in keys:
+        return [line]
+    out: list[str] = []
+    for token in line.replace(",", " ").split():
+        if token.isdigit() and 1 <= int(token) <= len(keys):
+            out.append(keys[int(token) - 1])
+        elif token in keys:
+            out.append(token)
+        else:
+            raise ValueError(f"{token!r} is neither an option number (1..{len(keys)}) nor an "
+                             f"option key")
+    if not out:
+        raise ValueError("type one option number per point")
     return out
 
 
@@ -735,11 +766,16 @@ class TerminalUI:
             elif not line.strip():
                 self._write("Type an option number or key ('help' lists the commands).")
             else:
+                points = choice.kind in self.match.spec.point_choices and \
+                    choice.min == choice.max == 1
                 try:
-                    keys = parse_answer(choice, line)
+                    keys = parse_points(choice, line) if points else parse_answer(choice, line)
                 except ValueError as exc:
                     self._write(f"Not accepted: {exc}. Try again ('view' shows the options).")
                     continue
+                if points and len(keys) > 1:
+                    self._answer_points(seat, choice.kind, keys)
+                    return
                 try:
                     self.match.answer(seat, keys)
                 except IllegalChoice as exc:  # an error while the game runs an accepted
@@ -748,11 +784,28 @@ class TerminalUI:
                     continue
                 return
 
+    def _answer_points(self, seat: int, kind: str, keys: list[str]) -> None:
+        """Give typed points one by one to the choices of ``kind`` the game asks in a row
+        (each an ordinary decision); stop early when the series ends or an option is gone
+        (an asset that cannot take more)."""
+        given = 0
+        for key in keys:
+            current = self.match.seat_choice(seat)
+            if current is None or current.kind != kind or \
+                    key not in {o.key for o in current.options}:
+                break
+            self.match.answer(seat, [key])
+            given += 1
+        if given < len(keys):
+            self._write(f"({len(keys) - given} of the {len(keys)} points typed could not be "
+                        f"given that way; the game asks again if any are left)")
+
     def _show(self, seat: int) -> None:
         view = self.match.view(seat)
         self._write(*render_board(self.match.spec, view))
         if view.pending is not None:
-            self._write(*render_choice(view.pending))
+            self._write(*render_choice(
+                view.pending, points=view.pending.kind in self.match.spec.point_choices))
 
     def _show_events(self, seat: int) -> None:
         self._show_events_for(seat, self._seen[seat])

@@ -707,6 +707,8 @@ spec.view_extra = view_extra
 spec.describe_event = describe
 spec.title = "Arkham Horror: The Card Game"
 spec.card_tags = card_tags
+# A701: damage and horror are asked point by point; a front end may take them all at once
+spec.point_choices = frozenset({"assign_damage", "assign_horror"})
 spec.zone_words = {"play": "play area", "aside": "cards set aside", "threat": "threat area",
                    "locations": "locations", "setaside": "set-aside cards",
                    "acts": "act deck", "agendas": "agenda deck", "encounter": "encounter deck",

@@ -59,7 +59,7 @@ def test_step_forward_back_jump_and_board(replay_files: tuple[Path, Path]) -> No
     assert f"[1/{total}] round 0: P0 answered mulligan" in screens[1]
     assert f"[2/{total}] round 1: P1 answered mulligan" in screens[2]
     board_at_2, board_at_1 = screens[3], screens[5]
-    assert "omniscient" in board_at_2 and "deck.0 (hidden zone, top first):" in board_at_2
+    assert "omniscient" in board_at_2 and "P0's deck (hidden zone, top first):" in board_at_2
     assert f"[1/{total}]" in screens[4] and board_at_1 != board_at_2
     assert f"[5/{total}]" in screens[6]
     assert re.search(rf"\[\d+/{total}\] round 3:", screens[7])
@@ -91,11 +91,11 @@ def test_perspectives_hide_what_the_seat_may_not_know(replay_files: tuple[Path, 
     assert code == 0
     screens = _screens(text)
     as_p0, as_p1, spectator = screens[1], screens[3], screens[5]
-    assert "you are P0" in as_p0 and "hand.0 (yours, hidden from others):" in as_p0
-    assert "hand.1: 3 cards (hidden)" in as_p0
-    assert "you are P1" in as_p1 and "hand.0: 3 cards (hidden)" in as_p1
-    assert "spectator" in spectator and "hand.0: 3 cards (hidden)" in spectator
-    assert "hand.1: 3 cards (hidden)" in spectator
+    assert "you are P0" in as_p0 and "your hand (hidden from others):" in as_p0
+    assert "P1's hand: 3 cards (hidden)" in as_p0
+    assert "you are P1" in as_p1 and "P0's hand: 3 cards (hidden)" in as_p1
+    assert "spectator" in spectator and "P0's hand: 3 cards (hidden)" in spectator
+    assert "P1's hand: 3 cards (hidden)" in spectator
     assert "usage: seat 0..1 | all | none" in screens[6]
     # the setup log as P0: its own draws named, P1's not
     assert re.search(r"P0 draws (?!a card)", screens[0]) and "P1 draws a card" in screens[0]

@@ -354,7 +354,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                                   "kind": choice.kind, "keys": keys}).decode() + "\n")
         elif args.verbose:
             labels = ", ".join(choice.option(k).label for k in keys) or "(nothing)"
-            out.write(f"  P{choice.player} {choice.kind}: {labels}\n")
+            out.write(f"  P{choice.player} {choice.kind.replace('_', ' ')}: {labels}\n")
         match.choose(choice.player, keys)
         decisions += 1
         flush()

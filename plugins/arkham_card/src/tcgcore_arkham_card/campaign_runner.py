@@ -119,7 +119,7 @@ class TextAgent:
         for _ in range(100):
             self.out.write(f"\n[seat {choice.player}] {choice.prompt}\n")
             for i, o in enumerate(choice.options):
-                self.out.write(f"  {i + 1}. {o.label} ({o.key})\n")
+                self.out.write(f"  {i + 1}. {o.label}\n")
             self.out.write("> ")
             self.out.flush()
             line = self.inp.readline()

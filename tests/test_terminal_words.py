@@ -183,9 +183,10 @@ def test_every_log_starts_with_a_header() -> None:
                         "# P1 · deck hunter · played by the random agent"]
 
 
-def _terminal_game(mode: str, seed: int) -> tuple[str, tcgcore.Match[Any]]:
-    """P0 typed by a person who answers as the heuristic agent would; P1 the agent."""
-    match = tcgcore.new_match("guimi_revival", seed=seed)
+def _terminal_game(mode: str, seed: int, game: str = "guimi_revival"
+                   ) -> tuple[str, tcgcore.Match[Any]]:
+    """P0 typed by a person who answers as the heuristic agent would; P1 (if any) the agent."""
+    match = tcgcore.new_match(game, seed=seed)
     mind = tcgcore.make_agent(match.spec, "heuristic", 0)
 
     class Person:
@@ -198,8 +199,9 @@ def _terminal_game(mode: str, seed: int) -> tuple[str, tcgcore.Match[Any]]:
             return (" ".join(numbers) or "none") + "\n"
 
     out = io.StringIO()
-    ui = TerminalUI(match, humans=[0], agents={1: tcgcore.make_agent(match.spec, "heuristic", 1)},
-                    inp=Person(), out=out, auto_pass=mode)  # type: ignore[arg-type]
+    others = {s: tcgcore.make_agent(match.spec, "heuristic", s) for s in range(1, match.players)}
+    ui = TerminalUI(match, humans=[0], agents=others, inp=Person(), out=out,
+                    auto_pass=mode)  # type: ignore[arg-type]
     assert ui.run() == 0
     return out.getvalue(), ui.match
 
@@ -251,3 +253,20 @@ def test_damage_is_assigned_in_one_answer_in_the_terminal() -> None:
     assert "several (such as 1 1 2) for several points at once" in screen
     assert [d.keys for d in ui.match.decisions] == [d.keys for d in by_points.decisions]
     assert ui.match.digest() == by_points.digest()
+
+
+def test_arkham_auto_pass_skips_the_windows_that_only_hide_a_hand() -> None:
+    """A913.2: commit windows with nothing to commit and "no card to play now" windows are
+    asked so that a hand stays hidden; "smart" auto-pass answers them, the game is the same."""
+    asked, never = _terminal_game("never", 3, "arkham_card")
+    smart_screen, smart = _terminal_game("smart", 3, "arkham_card")
+    # the same game, except that where the person typed into such a window (the heuristic
+    # says "yes" to a "no card to play now" window, which does nothing) auto-pass passed
+    assert len(never.decisions) == len(smart.decisions)
+    for typed, auto in zip(never.decisions, smart.decisions, strict=True):
+        assert typed == auto or (typed.kind == auto.kind and auto.keys in (["no"], ["none"]))
+    assert never.result is not None and never.result == smart.result
+    fillers = asked.count("no card to play now (answer no)?") + asked.count("1) Commit nothing")
+    assert fillers > 0
+    assert "no card to play now (answer no)?" not in smart_screen
+    assert "1) Commit nothing" not in smart_screen and "passed automatically" in smart_screen

@@ -1036,7 +1036,8 @@ class ReplayStepper:
 
     def run(self) -> int:
         """Read commands until ``q`` or the end of the input; returns 0."""
-        self._write(f"Replay of {self.record.game} {self.record.game_version}, seed "
+        self._write(*log_header(self.match))
+        self._write(f"Replay of {self.match.spec.title} {self.record.game_version}, seed "
                     f"{self.record.seed}, {self.total} decisions. Type 'help' for the commands.")
         self.show_step()
         handlers: dict[str, Callable[[str], bool]] = {

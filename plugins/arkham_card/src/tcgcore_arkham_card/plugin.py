@@ -374,6 +374,19 @@ def describe(state: ArkhamState, event: tcgcore.Event) -> str:
     return " ".join(parts)
 
 
+def optional_window(state: ArkhamState, choice: tcgcore.Choice) -> tuple[str, bool] | None:
+    """Auto-pass (a front-end setting, ``docs/cli.md``): the windows asked only so that
+    nobody learns what a hand holds (A913.2: a commit window with no card to commit; the
+    "no card to play now" response window) can be passed, and offer nothing to play."""
+    if choice.kind == "commit" and [o.key for o in choice.options] == ["none"]:
+        return "none", False
+    if choice.kind == "use_trigger" and state.stack:
+        trigger = getattr(state.stack[-1], "trigger", None)
+        if trigger is not None and str(trigger.ability).startswith("pass_when:"):
+            return "no", False
+    return None
+
+
 def deck_option_words(option: str) -> str:
     """A deckbuilding option (``guardian:0-5``) in words: ``Guardian cards of level 0-5``."""
     faction, _, levels = option.partition(":")
@@ -707,6 +720,7 @@ spec.view_extra = view_extra
 spec.describe_event = describe
 spec.title = "Arkham Horror: The Card Game"
 spec.card_tags = card_tags
+spec.optional_window = optional_window
 # A701: damage and horror are asked point by point; a front end may take them all at once
 spec.point_choices = frozenset({"assign_damage", "assign_horror"})
 spec.zone_words = {"play": "play area", "aside": "cards set aside", "threat": "threat area",

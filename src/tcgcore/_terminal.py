@@ -386,18 +386,7 @@ def parse_answer(choice: Choice, text: str) -> list[str]:
         if choice.min > 0:
             raise ValueError(f"choose at least {_count(choice.min)}; 'none' is not allowed here")
         return []
-    out: list[str] = []
-    for token in line.replace(",", " ").split():
-        if token.isdigit():
-            n = int(token)
-            if not 1 <= n <= len(keys):
-                raise ValueError(f"there is no option {n}: choose 1..{len(keys)}")
-            out.append(keys[n - 1])
-        elif token in keys:
-            out.append(token)
-        else:
-            raise ValueError(f"{token!r} is neither an option number (1..{len(keys)}) nor an "
-                             f"option key")
+    out = _option_tokens(keys, line)
     if not out:
         raise ValueError("type an option number or key" +
                          (" ('none' to choose nothing)" if choice.min == 0 else ""))
@@ -421,17 +410,31 @@ def parse_points(choice: Choice, text: str) -> list[str]:
     keys = [o.key for o in choice.options]
     if line in keys:
         return [line]
+    out = _option_tokens(keys, line)
+    if not out:
+        raise ValueError("type one option number per point")
+    return out
+
+
+def _option_tokens(keys: list[str], line: str) -> list[str]:
+    """The option keys named by the tokens of ``line`` (1-based numbers or keys, separated
+    by spaces or commas), in order, repeats kept.
+
+    Raises:
+        ValueError: a number out of range or a token that is not a key.
+    """
     out: list[str] = []
     for token in line.replace(",", " ").split():
-        if token.isdigit() and 1 <= int(token) <= len(keys):
-            out.append(keys[int(token) - 1])
+        if token.isdigit():
+            n = int(token)
+            if not 1 <= n <= len(keys):
+                raise ValueError(f"there is no option {n}: choose 1..{len(keys)}")
+            out.append(keys[n - 1])
         elif token in keys:
             out.append(token)
         else:
             raise ValueError(f"{token!r} is neither an option number (1..{len(keys)}) nor an "
                              f"option key")
-    if not out:
-        raise ValueError("type one option number per point")
     return out
 
 

@@ -701,7 +701,7 @@ class TerminalUI:
             return False
         self._auto.add(len(self.match.decisions))
         self._auto_count[seat] += 1
-        self.match.choose(seat, [window[0]])
+        self.match.answer(seat, [window[0]])  # a pass key names no card: the same for the seat
         return True
 
     def _seen_min(self) -> int:

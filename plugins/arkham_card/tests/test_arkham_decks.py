@@ -202,7 +202,8 @@ def test_A977_3_two_investigators_and_the_cli_log(tmp_path: Path) -> None:
     out = io.StringIO()
     assert main(["play", "arkham_card", "--seed", "2"], out=out) == 0
     log = out.getvalue()
-    assert "=== Round 1 ===" in log and "Roland Banks" in log and "Resolution" in log
+    assert "=== Round 1 ===" in log and "Roland Banks" in log
+    assert "Resolution R" in log or "No resolution (" in log  # R-none reads as words
     assert " vs " in log and "chaos token" in log
     deck = tmp_path / "daisy.json"
     deck.write_text(starter_deck("daisy").name and json.dumps(

@@ -51,7 +51,6 @@ KNOWN_CYCLES: tuple[frozenset[str], ...] = (
     frozenset({"tcgcore._agents", "tcgcore._determinize", "tcgcore._encodings",
                "tcgcore._engine", "tcgcore._match", "tcgcore._plugins", "tcgcore._search",
                "tcgcore._spec", "tcgcore._views"}),
-    frozenset({"tcgcore_guimi_revival.rules", "tcgcore_guimi_revival.setup"}),
     frozenset({"tcgcore_arkham_card.card_checks", "tcgcore_arkham_card.cards"}),
     frozenset({"tcgcore_arkham_card.actions", "tcgcore_arkham_card.card_choices",
                "tcgcore_arkham_card.devourer_below", "tcgcore_arkham_card.effects",

@@ -62,6 +62,9 @@ def test_card_option_names_the_card_as_the_first_key_part_and_as_the_option_card
     with_data = tcgcore.card_option("card", 7, "Ember (1)", data={"target": 3})
     assert with_data.key == "card:7" and with_data.card == 7 and with_data.data == {"target": 3}
     assert tcgcore.parse_key(with_data.key).card == with_data.card
+    for verb, card in (("a:b", 1), ("", 1), ("card", True)):
+        with pytest.raises(tcgcore.EngineError, match="option key"):
+            tcgcore.card_option(verb, card, "x")
 
 
 # ---------------------------------------------------------------- GameSpec.resumes

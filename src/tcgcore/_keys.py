@@ -130,7 +130,10 @@ def card_option(verb: str, card: int, label: str, *parts: int | str,
     Raises:
         EngineError: as :func:`option_key`.
     """
-    key = option_key(verb, card, *parts)
+    if not parts and type(card) is int and verb and KEY_SEPARATOR not in verb:
+        key = f"{verb}{KEY_SEPARATOR}{card}"  # the usual case, built without the loop
+    else:
+        key = option_key(verb, card, *parts)
     if data:
         return Option(key=key, label=label, card=card, data=dict(data))
     return Option(key=key, label=label, card=card)

@@ -14,7 +14,8 @@ names it as the option's ``card``, which is what the seat-facing choice translat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from ._errors import EngineError
 from ._model import Option, Scalar
@@ -25,8 +26,7 @@ __all__ = ["KEY_SEPARATOR", "Key", "card_option", "option_key", "parse_key"]
 KEY_SEPARATOR = ":"
 
 
-@dataclass(frozen=True, slots=True)
-class Key:
+class Key(msgspec.Struct, frozen=True, gc=False):
     """A parsed option key: ``play:34:0`` is ``Key("play", ("34", "0"))`` (immutable,
     compared by value).
 

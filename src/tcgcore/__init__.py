@@ -20,6 +20,7 @@ from __future__ import annotations
 # import of tcgcore checks this order.
 from ._agents import Agent, RandomAgent, make_agent, play_out
 from ._build import compiled_modules
+from ._cards import CardAbility, CardBook, EffectRegistry
 from ._determinize import determinize, determinize_state
 from ._encodings import ActionLayout, ObservationLayout
 from ._engine import (
@@ -48,6 +49,7 @@ from ._errors import (
     UnknownGameError,
 )
 from ._identity import card_alias
+from ._keys import KEY_SEPARATOR, Key, card_option, option_key, parse_key
 from ._match import FORMAT_VERSION, Decision, Match, ReplayRecord, new_match, replay
 from ._model import (
     ALL_PLAYERS,
@@ -92,10 +94,13 @@ __all__ = [
     "ALL_PLAYERS",
     "EMPTY_SLOT",
     "FORMAT_VERSION",
+    "KEY_SEPARATOR",
     "MAX_COUNT",
     "ActionLayout",
     "Agent",
     "BackendError",
+    "CardAbility",
+    "CardBook",
     "CardDataError",
     "CardInstance",
     "CardSet",
@@ -105,6 +110,7 @@ __all__ = [
     "Decision",
     "DeckError",
     "DuplicateGameError",
+    "EffectRegistry",
     "Engine",
     "EngineError",
     "Event",
@@ -116,6 +122,7 @@ __all__ = [
     "GameState",
     "ISMCTSAgent",
     "IllegalChoice",
+    "Key",
     "Match",
     "ObservationLayout",
     "Option",
@@ -148,6 +155,7 @@ __all__ = [
     "__version__",
     "active_player_first",
     "card_alias",
+    "card_option",
     "check_fields",
     "check_options",
     "compiled_modules",
@@ -164,6 +172,8 @@ __all__ = [
     "make_agent",
     "merge_reports",
     "new_match",
+    "option_key",
+    "parse_key",
     "play_out",
     "ray_session",
     "render_board",

@@ -14,6 +14,7 @@ import msgspec
 
 from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
+from ._keys import Key, parse_key
 from ._model import Choice, Event, GameState, Step, Trigger, Zone
 from ._rng import Rng
 
@@ -240,6 +241,32 @@ class GameSpec(Generic[S]):
             if step_type in self.handlers and step_type not in _CORE_HANDLERS:
                 raise EngineError(f"{self.name}: step {step_type.__name__} already has a handler")
             self.handlers[step_type] = fn
+            return fn
+
+        return register
+
+    def resumes(self, step_type: type[StepT]) -> Callable[
+        [Callable[[Engine[S], StepT, list[Key]], None]],
+        Callable[[Engine[S], StepT, list[Key]], None]
+    ]:
+        """Decorator registering the handler of a resume step (the ``resume`` of an
+        ``Engine.ask``): ``handler(engine, step, answer)``, where ``answer`` holds the chosen
+        option keys parsed (:class:`tcgcore.Key`, in the order given), so no handler splits
+        a key string. The step type joins :attr:`resume_steps` (a loaded stack may hold it
+        only on top, under the pending choice): register every resume step of a game this
+        way, or list them all in ``resume_steps``.
+
+        Raises:
+            EngineError: if that step type already has a handler.
+        """
+
+        def register(fn: Callable[[Engine[S], StepT, list[Key]], None]) -> Callable[
+                [Engine[S], StepT, list[Key]], None]:
+            def resume(eng: Engine[S], step: StepT) -> None:
+                fn(eng, step, [parse_key(key) for key in eng.answer])
+
+            self.handles(step_type)(resume)
+            self.resume_steps = (self.resume_steps or frozenset()) | {step_type}
             return fn
 
         return register

@@ -24,7 +24,7 @@ from typing import Any, Union
 import msgspec
 
 import tcgcore
-from tcgcore import Engine, Event, Option, Step, Trigger
+from tcgcore import Engine, Event, Key, Option, Step, Trigger
 
 GAME = "sparks"
 
@@ -151,11 +151,12 @@ def setup(eng: Eng, options: dict[str, Any]) -> None:
 
 
 def _hand_options(eng: Eng, seat: int) -> list[Option]:
-    return [
-        Option(key=f"card:{cid}", label=f"{CARDS[eng.state.cards[cid].code][0]} "
-               f"({CARDS[eng.state.cards[cid].code][1]})", card=cid)
-        for cid in eng.zone(_z("hand", seat)).cards
-    ]
+    """One option per hand card, key ``card:<id>`` (built by the core's key codec)."""
+    options = []
+    for cid in eng.zone(_z("hand", seat)).cards:
+        name, value, _ = CARDS[eng.state.cards[cid].code]
+        options.append(tcgcore.card_option("card", cid, f"{name} ({value})"))
+    return options
 
 
 spec: tcgcore.GameSpec[SparksState] = tcgcore.GameSpec(
@@ -175,10 +176,10 @@ def _mulligan(eng: Eng, step: Mulligan) -> None:
             resume=MulliganAnswer(player=step.player))
 
 
-@spec.handles(MulliganAnswer)
-def _mulligan_answer(eng: Eng, step: MulliganAnswer) -> None:
+@spec.resumes(MulliganAnswer)
+def _mulligan_answer(eng: Eng, step: MulliganAnswer, answer: list[Key]) -> None:
     seat = step.player
-    chosen = [int(k.split(":")[1]) for k in eng.answer]
+    chosen = [key.card for key in answer]
     for cid in chosen:
         eng.move(cid, _z("deck", seat))
     for _ in chosen:
@@ -212,10 +213,9 @@ def _set_card(eng: Eng, step: SetCard) -> None:
             _hand_options(eng, step.player), resume=SetCardAnswer(player=step.player))
 
 
-@spec.handles(SetCardAnswer)
-def _set_card_answer(eng: Eng, step: SetCardAnswer) -> None:
-    cid = int(eng.answer[0].split(":")[1])
-    eng.move(cid, _z("arena", step.player), face_down=True, kind="set")
+@spec.resumes(SetCardAnswer)
+def _set_card_answer(eng: Eng, step: SetCardAnswer, answer: list[Key]) -> None:
+    eng.move(answer[0].card, _z("arena", step.player), face_down=True, kind="set")
 
 
 @spec.handles(Reveal)
@@ -257,54 +257,61 @@ def _cleanup(eng: Eng, step: Cleanup) -> None:
     eng.push(StartRound())
 
 
-# ----------------------------------------------------------------- triggered abilities
+# ----------------------------------------------------------------- the cards' abilities
+# Each card's triggered abilities are registered under its code in one place (the core's
+# CardBook); the book collects them from events and resolves them for the engine.
+
+cards: tcgcore.CardBook[SparksState] = tcgcore.CardBook(GAME)
 
 
-def collect(eng: Eng, event: Event) -> list[Trigger]:
-    """Find the abilities an event triggers (called by the engine for each event)."""
-    state = eng.state
-    found: list[Trigger] = []
-    if event.kind == "revealed" and event.card is not None and event.player is not None:
-        code = state.cards[event.card].code
-        seat = event.player
-        if code == "blaze":
-            found.append(Trigger(id="", player=seat, ability="blaze_mill", source=event.card,
-                                 label="Blaze: discard your top card"))
-        elif code == "flare":
-            found.append(Trigger(id="", player=seat, ability="flare_draw", source=event.card,
-                                 optional=True, label="Flare: draw a card"))
-            found.append(Trigger(id="", player=seat, ability="flare_mill", source=event.card,
-                                 optional=True, label="Flare: opponent discards their top card"))
-    elif event.kind == "clash_scoring":
-        for seat in range(2):
-            cid = eng.zone(_z("arena", seat)).cards[0]
-            if state.cards[cid].code == "shield":
-                found.append(Trigger(id="", player=seat, ability="shield_bonus", source=cid,
-                                     timing="when", label="Shield: +3 to this clash"))
-    elif event.kind == "clash_lost" and event.card is not None and event.player is not None:
-        if state.cards[event.card].code == "ember":
-            found.append(Trigger(id="", player=event.player, ability="ember_draw",
-                                 source=event.card, optional=True, label="Ember: draw a card"))
-    return found
+@cards.scope("clash_scoring")
+def _arena_cards(eng: Eng, event: Event) -> list[int]:
+    """A clash being scored concerns both arena cards (seat 0's first)."""
+    return [eng.zone(_z("arena", seat)).cards[0] for seat in range(2)]
+
+
+# Ember (1): after you lose a clash with it, you may draw a card.
+@cards.triggered("ember", "ember_draw", on="clash_lost", optional=True,
+                 label="Ember: draw a card")
+def _ember_draw(eng: Eng, trigger: Trigger) -> None:
+    _draw(eng, trigger.player)
+
+
+# Shield (2): when a clash with it would be scored, it counts 3 higher.
+@cards.triggered("shield", "shield_bonus", on="clash_scoring", timing="when",
+                 label="Shield: +3 to this clash")
+def _shield_bonus(eng: Eng, trigger: Trigger) -> None:
+    eng.state.bonus[trigger.player] += 3
+
+
+# Flare (5): after it is revealed, you may draw a card, and you may make your opponent
+# discard the top card of their deck (two optional triggers: the player orders them).
+@cards.triggered("flare", "flare_draw", on="revealed", optional=True,
+                 label="Flare: draw a card")
+def _flare_draw(eng: Eng, trigger: Trigger) -> None:
+    _draw(eng, trigger.player)
+
+
+@cards.triggered("flare", "flare_mill", on="revealed", optional=True,
+                 label="Flare: opponent discards their top card")
+def _flare_mill(eng: Eng, trigger: Trigger) -> None:
+    _mill(eng, 1 - trigger.player)
+
+
+# Blaze (6): after it is revealed, discard the top card of your own deck.
+@cards.triggered("blaze", "blaze_mill", on="revealed", label="Blaze: discard your top card")
+def _blaze_mill(eng: Eng, trigger: Trigger) -> None:
+    _mill(eng, trigger.player)
 
 
 def resolve(eng: Eng, trigger: Trigger) -> None:
-    """Carry out one triggered ability."""
-    seat = trigger.player
-    if trigger.ability == "blaze_mill":
-        _mill(eng, seat)
-    elif trigger.ability in ("flare_draw", "ember_draw"):
-        _draw(eng, seat)
-    elif trigger.ability == "flare_mill":
-        _mill(eng, 1 - seat)
-    elif trigger.ability == "shield_bonus":
-        eng.state.bonus[seat] += 3
-    eng.emit("ability", player=seat, card=trigger.source, data={"ability": trigger.ability})
+    """Carry out one triggered ability, then announce it (an ``ability`` event)."""
+    cards.resolve(eng, trigger)
+    eng.emit("ability", player=trigger.player, card=trigger.source,
+             data={"ability": trigger.ability})
 
 
-spec.collect_triggers = collect
-spec.trigger_kinds = frozenset({"revealed", "clash_scoring", "clash_lost"})
-spec.resolve_trigger = resolve
+cards.install(spec, resolve=resolve)
 
 
 def view_extra(state: SparksState, viewer: int | None) -> dict[str, Any]:
@@ -369,7 +376,7 @@ _ZONES: dict[str, tuple[str, int, str, int | None, bool]] = {
                                     ("discard", "public", None, False))}
 
 #: The triggered abilities :func:`resolve` carries out.
-ABILITIES = frozenset({"blaze_mill", "flare_draw", "flare_mill", "shield_bonus", "ember_draw"})
+ABILITIES = cards.names
 
 #: One letter per step type, to check the stack's order as a word.
 _LETTERS: dict[type[Any], str] = {
@@ -407,7 +414,7 @@ def _pending_problem(state: SparksState, word: str) -> str | None:
         hand = state.zones[_z("hand", seat)].cards
         if (pending.kind != kind or pending.player != seat or (pending.min, pending.max) != (lo, hi)
                 or [(o.key, o.card) for o in pending.options]
-                != [(f"card:{c}", c) for c in hand]):
+                != [(tcgcore.option_key("card", c), c) for c in hand]):
             return f"pending: not the {kind} choice of seat {seat} (one option per hand card)"
         if not mulligan:
             for other in range(2):
@@ -504,8 +511,6 @@ def render_panel(view: tcgcore.View) -> list[str]:
 spec.view_extra = view_extra
 spec.describe_event = describe
 spec.validate_state = validate
-spec.trigger_abilities = ABILITIES
-spec.resume_steps = frozenset({MulliganAnswer, SetCardAnswer})
 spec.card_name = card_name
 spec.card_text = card_text
 spec.find_card = find_card

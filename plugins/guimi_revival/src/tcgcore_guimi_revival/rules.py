@@ -60,6 +60,7 @@ from .state import (
     TimedAnswer,
     TimedEffects,
 )
+from .state import z as z  # the zone-id helper, kept importable from here (plugin.py)
 
 Eng = Engine[GuimiState]
 StepT = TypeVar("StepT", bound=Step)
@@ -95,7 +96,9 @@ def on(step_type: type[StepT]) -> Callable[[Callable[[Eng, StepT], None]],
         def wrapped(eng: Eng, step: StepT) -> None:
             fn(eng, step)
             state = eng.state
-            if state.options is _plain_options:  # the usual case: only pending losses
+            opts = state.options
+            if (opts.threshold_checks != "while_at_or_above"
+                    and opts.ascension_start != "automatic"):  # the usual case: only losses
                 if state.losses and not state.hold_losses and state.result is None:
                     finish_losses(eng)
             elif state.result is None:  # every check needs a running match
@@ -107,43 +110,25 @@ def on(step_type: type[StepT]) -> Callable[[Callable[[Eng, StepT], None]],
     return register
 
 
-#: the last rules options seen that ask for neither persistent threshold checks nor automatic
-#: ascension (the defaults): with them the checks after a step are only the pending losses.
-#: Options are frozen, and this reference keeps the object (and so its identity) alive, so an
-#: ``is`` test against it is exact.
-_plain_options: object = None
-
-
 def _state_checks(eng: Eng) -> None:
     """The checks after a step of a running match (018.1 (3), 089.3, 112.2, 113.1, 135.1):
     ``while_at_or_above`` thresholds, automatic ascension, then pending losses."""
-    global _plain_options
     state = eng.state
     opts = state.options
-    plain = True
     if opts.threshold_checks == "while_at_or_above":
-        plain = False
         for p in (0, 1):
             _persistent_checks(eng, p)
     if opts.ascension_start == "automatic":
-        plain = False
         if state.result is None:
             for p in (0, 1):  # 089.3: begins at the first state check it qualifies
                 if (state.sequence[p] == 0 and rb_on_field(eng, p)
                         and ascension_ready(eng, p)):
                     begin_ascension(eng, p)
-    if plain:
-        _plain_options = opts
     if state.losses and not state.hold_losses and state.result is None:
         finish_losses(eng)
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-def z(kind: str, p: int) -> str:
-    """Zone id of a per-player zone."""
-    return f"{kind}.{p}"
 
 
 _REVIVAL = ("revival.0", "revival.1")

@@ -33,7 +33,6 @@ from .options import (
     check_known,
     parse_rules_options,
 )
-from .rules import z
 from .state import (
     BattleStart,
     DrawPhase,
@@ -47,6 +46,7 @@ from .state import (
     RevivalPhase,
     StartGame,
     StartTurn,
+    z,
 )
 
 Eng = Engine[GuimiState]

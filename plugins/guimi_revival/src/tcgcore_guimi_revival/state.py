@@ -12,6 +12,11 @@ from tcgcore import Step
 from .options import RulesOptions
 
 
+def z(kind: str, p: int) -> str:
+    """Zone id of a per-player zone: ``z("hand", 1) == "hand.1"``."""
+    return f"{kind}.{p}"
+
+
 class S(Step, kw_only=True):
     """Base for steps about one player."""
 

@@ -7,14 +7,14 @@ spec's handlers is in ``_engine.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Generic, TextIO, TypeAlias, TypeVar
 
 import msgspec
 
 from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
-from ._model import Event, GameState, Step, Trigger, Zone
+from ._model import Event, GameState, SeatCards, Step, Trigger, Zone
 from ._rng import Rng
 
 __all__ = ["GameSpec", "Handler", "check_options"]
@@ -112,6 +112,11 @@ class GameSpec(Generic[S]):
             (0 a loss, 1 a win) in an unfinished state, which lets the ``ismcts``
             agent cut its rollouts short. ``None``: a rollout cut short (after its
             ``depth``) scores 0.5 for every seat.
+        card_usage: ``card_usage(state, events) -> [SeatCards, ...]``, one per seat:
+            the codes in each seat's deck, drawn, in its opening hand and played, read
+            from the final state and the full event log (``events_since(0,
+            player="all")``). The balance lab's card-level figures
+            (:func:`tcgcore.balance`) need it; ``None``: no card figures.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -154,6 +159,7 @@ class GameSpec(Generic[S]):
         sample_pool: Callable[[S, int, Zone, int], str | None] | None = None,
         sample_extra: Callable[[S, int, Rng], None] | None = None,
         evaluate: Callable[[S, int], float] | None = None,
+        card_usage: Callable[[S, Sequence[Event]], Sequence[SeatCards]] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -200,6 +206,7 @@ class GameSpec(Generic[S]):
         self.sample_pool = sample_pool
         self.sample_extra = sample_extra
         self.evaluate = evaluate
+        self.card_usage = card_usage
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

@@ -36,25 +36,11 @@ from typing import Any
 import tcgcore
 
 from .agents import HeuristicAgent
+from .card_usage import played
 from .cards import get_pool
 from .decks import PRECONS, default_decks
 
 ROOT = Path.cwd()
-
-#: event kinds that mean "this card was played or used"
-USED_KINDS = frozenset({"played", "event_activated", "extra_activated", "potion_activated",
-                        "ignition", "set", "to_spirit", "converged", "revealed", "sought"})
-
-
-def played(e: tcgcore.Event) -> bool:
-    """Whether an event shows its card being played or used (an extra-deck card counts only
-    when activated, not when the promotion reward sets it; an RB when the game starts)."""
-    if e.kind == "revealed":
-        return e.data.get("why") == "start"
-    if e.kind == "set":
-        return e.src is not None and e.src.startswith("hand.")
-    return e.kind in USED_KINDS
-
 
 def run_pair(deck_h: str, deck_r: str, games: int, workers: int | None,
              other: str = "random", backend: str = "local",

@@ -14,6 +14,7 @@ from tcgcore import Event, View
 
 from . import search_hooks, validation
 from .agents import make_heuristic, make_random
+from .card_usage import card_usage
 from .cards import CardDef, get_pool, load_pathways
 from .decks import check_deck_text
 from .rules import spec, z
@@ -446,6 +447,8 @@ spec.default_agent = "heuristic"
 # determinisation and search hooks (tcgcore.determinize, the ismcts agent)
 spec.sample_pool = search_hooks.sample_pool
 spec.evaluate = search_hooks.evaluate
+# the balance lab's card figures (tcgcore.balance)
+spec.card_usage = card_usage
 
 
 @tcgcore.hookimpl

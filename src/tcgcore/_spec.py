@@ -73,6 +73,9 @@ class GameSpec(Generic[S]):
             list means the deck is legal. A line starting ``"notice: "`` informs
             without making the deck illegal (a field the game does not apply, say).
             Used by ``tcgcore deck check``.
+        check_deck_with: ``check_deck_with(text, source, options) -> problems``: the same
+            against game options (a ``pool`` of the designer's cards), for ``tcgcore deck
+            check --pool FILE``; ``None``: the game takes no such options there.
         campaign_runner: ``run(argv, out, inp) -> exit code``: the game's own
             campaign front end, independent of a single match. ``tcgcore campaign
             GAME ARGS…`` passes ``ARGS`` (after the game name), the output stream and
@@ -150,6 +153,7 @@ class GameSpec(Generic[S]):
         render_panel: Callable[[View], list[str]] | None = None,
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
+        check_deck_with: Callable[[str, str, dict[str, Any]], list[str]] | None = None,
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
         observation_layout: Callable[[int], ObservationLayout] | None = None,
         action_layout: Callable[[int], ActionLayout] | None = None,
@@ -195,6 +199,7 @@ class GameSpec(Generic[S]):
         self.render_panel = render_panel
         self.default_agent = default_agent
         self.check_deck = check_deck
+        self.check_deck_with = check_deck_with
         self.campaign_runner = campaign_runner
         self.observation_layout = observation_layout
         self.action_layout = action_layout

@@ -17,6 +17,7 @@ from .agents import make_heuristic, make_random
 from .card_usage import card_usage
 from .cards import CardDef, get_pool, load_pathways
 from .decks import check_deck_text
+from .options import RULES_OPTION_NAMES, parse_rules_options
 from .rules import spec, z
 from .state import GuimiState
 
@@ -431,6 +432,17 @@ def _check_deck(text: str, source: str) -> list[str]:
     return check_deck_text(text, source)
 
 
+def _check_deck_with(text: str, source: str, options: dict[str, Any]) -> list[str]:
+    """A deck's problems against the options' ``pool`` (a designer's card file) and rules
+    options; a pool that cannot be loaded is the one problem."""
+    tcgcore.check_options(options, ("pool", *RULES_OPTION_NAMES), "guimi_revival")
+    try:
+        pool = get_pool(str(options.get("pool", "builtin")))
+    except tcgcore.CardDataError as exc:
+        return [str(exc)]
+    return check_deck_text(text, source, parse_rules_options(options), pool)
+
+
 spec.view_extra = view_extra
 spec.validate_state = validation.validate_state
 spec.resume_steps = validation.RESUME_STEPS
@@ -441,6 +453,7 @@ spec.card_text = card_text
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.check_deck = _check_deck
+spec.check_deck_with = _check_deck_with
 spec.agents["heuristic"] = make_heuristic
 spec.agents["random"] = make_random
 spec.default_agent = "heuristic"

@@ -15,7 +15,7 @@ from tcgcore import Event, View
 from . import search_hooks, validation
 from .agents import make_heuristic, make_random
 from .card_usage import card_usage
-from .cards import CardDef, get_pool, load_pathways
+from .cards import _POOLS, CardDef, get_pool, load_pathways
 from .decks import check_deck_text
 from .options import RULES_OPTION_NAMES, parse_rules_options
 from .rules import spec, z
@@ -77,8 +77,11 @@ def _defs() -> dict[str, CardDef]:
 
 
 def card_name(code: str) -> str:
-    """``English name (中文名)`` of a built-in card, or the code itself."""
+    """``English name (中文名)`` of a built-in card, else of a card of a pool file this
+    process has loaded (a designer's card), or the code itself."""
     d = _defs().get(code)
+    if d is None:
+        d = next((p.cards[code] for p in list(_POOLS.values()) if code in p.cards), None)
     return f"{d.name_en} ({d.name_zh})" if d is not None else code
 
 

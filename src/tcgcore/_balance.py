@@ -292,19 +292,41 @@ class _Run(msgspec.Struct, kw_only=True):
     options: dict[str, Any]
 
 
+def _deck(entry: str) -> tuple[str, str]:
+    """A deck as ``(label, value)``: a deck file is named by its file name without suffix and
+    passed as its text (as the command line passes deck files), anything else as given.
+
+    Raises:
+        OptionsError: the file cannot be read as UTF-8 text.
+    """
+    path = Path(entry)
+    if "\n" not in entry and path.is_file():
+        try:
+            return path.stem, path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise OptionsError(f"deck {entry}: cannot read it as a text deck list ({exc})") \
+                from None
+    return (entry if "\n" not in entry else f"deck {len(entry)}"), entry
+
+
 def _plan(game: str, decks: Sequence[str], options: dict[str, Any]) -> tuple[list[_Run], bool]:
     """The runs of a balance measurement and whether they form a matchup matrix: every
     ordered pair of ``decks`` for a game of exactly two seats (each pair once per seating,
     so seat advantage cancels in the matrix), else one run with ``decks`` as the seats'
-    decks (a co-operative game's investigators, or none: the game's defaults)."""
+    decks (a co-operative game's investigators, or none: the game's defaults). Runs and
+    records name decks by their labels (:func:`_deck`)."""
     spec = default_registry().game(game)
-    if len(decks) >= 2 and spec.players == (2, 2):
-        return [_Run(label=f"{a} v {b}", decks=[a, b], options={**options, "decks": [a, b]})
-                for a in decks for b in decks], True
+    named = [_deck(d) for d in decks]
+    labels = [label for label, _ in named]
+    if len(set(labels)) != len(labels):
+        raise OptionsError(f"{game}: the decks {', '.join(labels)} name one deck twice")
+    if len(named) >= 2 and spec.players == (2, 2):
+        return [_Run(label=f"{a} v {b}", decks=[a, b], options={**options, "decks": [va, vb]})
+                for a, va in named for b, vb in named], True
     opts = dict(options)
-    if decks:
-        opts["decks"] = list(decks)
-    return [_Run(label=" + ".join(decks) or "default", decks=list(decks), options=opts)], False
+    if named:
+        opts["decks"] = [value for _, value in named]
+    return [_Run(label=" + ".join(labels) or "default", decks=labels, options=opts)], False
 
 
 class _Progress:
@@ -358,14 +380,16 @@ def balance(
 
     With two or more ``decks`` and a game of exactly two seats, every ordered pair of decks
     plays ``games`` games (so each pair meets in both seatings, mirrors included); else one
-    run of ``games`` games gives ``decks`` to the seats in order (none: the game's own). Game
+    run of ``games`` games gives ``decks`` to the seats in order (one seat per deck where the
+    game's seat count can vary; none: the game's own decks). Game
     ``i`` of every run has match seed ``seed + i``, so the same arguments give the same
     report, and :func:`balance_ab` can pair two settings game by game.
 
     Args:
         game: registered game name.
         games: games per run (``>= 1``).
-        decks: deck names or deck-list texts (as the game's ``decks`` option takes them).
+        decks: deck names or deck files (read and passed as their text, named by the
+            file's name without its suffix), as the game's ``decks`` option takes them.
         agents: agent names, one for every seat or one per seat (default: the game's
             default agent).
         options: other game options (rules variants …).
@@ -394,6 +418,8 @@ def balance(
     if pool is not None:
         opts["pool"] = str(Path(pool).resolve())
     runs, matrix = _plan(game, list(decks), opts)
+    lo, hi = spec.players
+    seats = len(decks) if not matrix and decks and lo < hi and lo <= len(decks) <= hi else None
     bar = _Progress(games * len(runs), f"{game} balance") if progress is True else None
     callback = progress if callable(progress) else bar
     records: list[GameRecord] = []
@@ -402,7 +428,8 @@ def balance(
     seat_names: list[str] = names
     try:
         for run in runs:
-            rep = simulate(game, games=games, seed=seed, options=run.options, agents=names,
+            rep = simulate(game, games=games, seed=seed, players=seats, options=run.options,
+                           agents=names,
                            workers=workers, backend=backend, address=address,
                            progress=callback, keep_outcomes=True, card_usage=True)
             players = rep.players
@@ -418,8 +445,11 @@ def balance(
         if bar is not None:
             bar.close()
     shown = {k: v for k, v in opts.items() if k != "decks"}
-    report = _fold(game, seed, seat_names, shown, games, list(decks) if matrix else [], players,
-                   outcomes, min_sample, spec.card_name)
+    if not matrix and runs[0].decks:
+        shown["decks"] = ", ".join(runs[0].decks)
+    labels = list(dict.fromkeys(d for run in runs for d in run.decks)) if matrix else []
+    report = _fold(game, seed, seat_names, shown, games, labels, players, outcomes, min_sample,
+                   spec.card_name)
     report.records = records
     if out is not None:
         report.write(out)

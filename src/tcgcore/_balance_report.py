@@ -9,6 +9,7 @@ without matplotlib the reports say how to get them.
 from __future__ import annotations
 
 import html
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -283,8 +284,8 @@ def _balance_plots(rep: BalanceReport, out: Path, plt: Any) -> dict[str, str]:
         ys = [c.drawn.rate for c in shown]
         err = [[c.drawn.rate - c.drawn.low for c in shown], [c.drawn.high - c.drawn.rate for c in shown]]
         ax.errorbar(xs, ys, yerr=err, fmt="o", ms=4, alpha=0.6, elinewidth=0.6)
-        for c, x, y in zip(shown, xs, ys, strict=True):
-            ax.annotate(c.name, (x, y), fontsize=6, alpha=0.8)
+        for c, x, y in zip(shown, xs, ys, strict=True):  # the name before any translation
+            ax.annotate(c.name.split(" (")[0], (x, y), fontsize=6, alpha=0.8)
         ax.set_xlabel("play rate (share of seat-games with the card in the deck)")
         ax.set_ylabel("win rate when drawn")
         plots["cards"] = _save(fig, out, "cards.png", plt)
@@ -311,8 +312,10 @@ def _ab_plot(rep: ABReport, out: Path, plt: Any) -> dict[str, str]:
 
 
 def _save(fig: Any, out: Path, name: str, plt: Any) -> str:
-    fig.tight_layout()
-    fig.savefig(out / name, dpi=110)
+    with warnings.catch_warnings():  # a label in a script the default font lacks
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
+        fig.tight_layout()
+        fig.savefig(out / name, dpi=110)
     plt.close(fig)
     return name
 

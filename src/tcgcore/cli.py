@@ -451,7 +451,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 def _cmd_balance(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     options = dict(args.option or [])
     options.update(dict(args.rules or []))
-    decks = [_deck_value(d) for d in _deck_entries(args)]
+    decks = _deck_entries(args)  # names or files: the lab names a file's deck by the file
     if args.scenario:
         options["scenario"] = args.scenario
     if args.difficulty:

@@ -31,6 +31,7 @@ from ._balance import (
     balance_ab,
     mcnemar_p,
     newcombe_interval,
+    read_card_usage,
 )
 from ._build import compiled_modules
 from ._determinize import determinize, determinize_state
@@ -191,6 +192,7 @@ __all__ = [
     "newcombe_interval",
     "play_out",
     "ray_session",
+    "read_card_usage",
     "render_board",
     "replay",
     "rule_card",

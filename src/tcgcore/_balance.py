@@ -21,11 +21,12 @@ from typing import Any
 import msgspec
 
 from ._errors import OptionsError
+from ._model import Event, GameState, SeatCards
 from ._plugins import default_registry
 from ._simulate import GameOutcome, simulate, wilson_interval
 
 __all__ = ["ABReport", "BalanceReport", "CardFigure", "GameQuality", "Matchup", "Moved", "Rate",
-           "balance", "balance_ab", "mcnemar_p", "newcombe_interval"]
+           "balance", "balance_ab", "mcnemar_p", "newcombe_interval", "read_card_usage"]
 
 #: z of a two-sided 95 % interval
 _Z95 = 1.959964
@@ -77,6 +78,68 @@ def mcnemar_p(only_a: int, only_b: int) -> float:
 def _normal_p(z: float) -> float:
     """Two-sided p-value of a standard normal statistic ``z``."""
     return math.erfc(abs(z) / math.sqrt(2))
+
+
+def _everything(code: str) -> bool:
+    return True
+
+
+def _nothing(code: str) -> bool:
+    return False
+
+
+def read_card_usage(state: GameState[Any], events: Sequence[Event], *, first_turn: str,
+                    played: Callable[[Event], bool], counts: Callable[[str], bool] = _everything,
+                    at_start: Callable[[str], bool] = _nothing) -> list[SeatCards]:
+    """A ``GameSpec.card_usage`` hook's usual reading, configured by the game: per seat,
+    the codes of the cards it owns (that ``counts``), of those it drew (events of kind
+    ``"drawn"``), of its hand (zone ``hand.<seat>``) when the first event of kind
+    ``first_turn`` happens (the opening hand after mulligans; the hand at the end if there
+    is none), and of the events ``played`` accepts. Cards ``at_start`` (a leader, an extra
+    deck: at hand from the start) count as drawn and in the opening hand.
+
+    Args:
+        state: the final state (card owners and codes).
+        events: the whole event log, in order (``events_since(0, player="all")``).
+        first_turn: the event kind that starts play after setup (``"turn_started"``).
+        played: whether an event shows its card played or used.
+        counts: whether a code is a card of a seat's deck (e.g. player cards only).
+        at_start: whether a code is at its owner's disposal from the start.
+    """
+    n = state.num_players
+    cards = state.cards
+    deck: list[set[str]] = [set() for _ in range(n)]
+    for card in cards:
+        if 0 <= card.owner < n and counts(card.code):
+            deck[card.owner].add(card.code)
+    early = [{c for c in d if at_start(c)} for d in deck]
+    drawn = [set(e) for e in early]
+    used: list[set[str]] = [set() for _ in range(n)]
+    hands: list[dict[int, str]] = [{} for _ in range(n)]
+    opening: list[set[str]] | None = None
+    for e in events:
+        if opening is None and e.kind == first_turn:
+            opening = [set(h.values()) for h in hands]
+        if e.card is None or e.code is None or not 0 <= e.card < len(cards):
+            continue
+        owner = cards[e.card].owner
+        if not 0 <= owner < n:
+            continue
+        hand = f"hand.{owner}"
+        if e.kind == "drawn":
+            drawn[owner].add(e.code)
+        if e.dst == hand:
+            hands[owner][e.card] = e.code
+        elif e.src == hand:
+            hands[owner].pop(e.card, None)
+        if played(e):
+            used[owner].add(e.code)
+    if opening is None:  # a game that ended before play began (a built position)
+        opening = [set(h.values()) for h in hands]
+    return [SeatCards(deck=sorted(deck[p]), drawn=sorted(drawn[p] & deck[p]),
+                      opening=sorted((opening[p] | early[p]) & deck[p]),
+                      played=sorted(used[p] & deck[p]))
+            for p in range(n)]
 
 
 class Matchup(msgspec.Struct, kw_only=True):

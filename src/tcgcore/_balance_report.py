@@ -38,7 +38,8 @@ def _rate_cell(r: Rate, min_sample: int = 1) -> str:
 
 def _balance_blocks(rep: BalanceReport, plots: Mapping[str, str]) -> list[Block]:
     q = rep.quality
-    opts = ", ".join(f"{k}={v}" for k, v in sorted(rep.options.items())) or "none"
+    opts = ", ".join(f"{k}={Path(str(v)).name if k == 'pool' else v}"
+                     for k, v in sorted(rep.options.items())) or "none"
     blocks: list[Block] = [
         ("h1", f"{rep.game}: balance report"),
         ("p", f"{rep.games} games ({rep.games_per_run} per run, match seeds {rep.seed}.."

@@ -5,10 +5,10 @@ card was drawn or played) are checked against its games."""
 from __future__ import annotations
 
 import pytest
-
-import tcgcore
 from tcgcore_arkham_card.card_usage import card_usage
 from tcgcore_arkham_card.rules import cdef
+
+import tcgcore
 
 
 def test_card_usage_reads_player_cards_only_A113_2() -> None:

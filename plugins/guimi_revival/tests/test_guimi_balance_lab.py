@@ -9,13 +9,13 @@ import io
 from pathlib import Path
 
 import pytest
-
-import tcgcore
-from tcgcore.cli import main
 from tcgcore_guimi_revival import card_usage as usage_mod
 from tcgcore_guimi_revival.carddoc import render_cards_md
 from tcgcore_guimi_revival.cards import get_pool
 from tcgcore_guimi_revival.decks import default_decks
+
+import tcgcore
+from tcgcore.cli import main
 
 EXAMPLES = Path(__file__).parents[3] / "docs" / "guimi_revival" / "examples"
 POOL = EXAMPLES / "my_cards.toml"

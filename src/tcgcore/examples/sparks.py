@@ -593,33 +593,8 @@ def tcgcore_games() -> list[tcgcore.GameSpec[Any]]:
 def card_usage(state: SparksState, events: Sequence[Event]) -> list[tcgcore.SeatCards]:
     """Per seat, the codes of its deck, drawn, in its hand when the first round starts
     (after the mulligan) and set into its arena (played), for ``tcgcore balance``."""
-    n = state.num_players
-    deck: list[set[str]] = [set() for _ in range(n)]
-    for card in state.cards:
-        deck[card.owner].add(card.code)
-    drawn: list[set[str]] = [set() for _ in range(n)]
-    played: list[set[str]] = [set() for _ in range(n)]
-    hands: list[dict[int, str]] = [{} for _ in range(n)]
-    opening: list[set[str]] | None = None
-    for e in events:
-        if opening is None and e.kind == "round_started":
-            opening = [set(h.values()) for h in hands]
-        if e.card is None or e.code is None:
-            continue
-        owner = state.cards[e.card].owner
-        if e.kind == "drawn":
-            drawn[owner].add(e.code)
-        if e.dst == _z("hand", owner):
-            hands[owner][e.card] = e.code
-        elif e.src == _z("hand", owner):
-            hands[owner].pop(e.card, None)
-        if e.kind == "set":
-            played[owner].add(e.code)
-    if opening is None:
-        opening = [set(h.values()) for h in hands]
-    return [tcgcore.SeatCards(deck=sorted(deck[p]), drawn=sorted(drawn[p]),
-                              opening=sorted(opening[p]), played=sorted(played[p]))
-            for p in range(n)]
+    return tcgcore.read_card_usage(state, events, first_turn="round_started",
+                                   played=lambda e: e.kind == "set")
 
 
 spec.card_usage = card_usage

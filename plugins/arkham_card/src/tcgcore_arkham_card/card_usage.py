@@ -26,7 +26,6 @@ __all__ = ["card_usage"]
 
 def card_usage(state: ArkhamState, events: Sequence[tcgcore.Event]) -> list[tcgcore.SeatCards]:
     """Per seat, the codes of its deck, drawn, in its opening hand and played."""
-    n = state.num_players
     player_code: dict[str, bool] = {}
 
     def is_player(code: str) -> bool:
@@ -39,34 +38,9 @@ def card_usage(state: ArkhamState, events: Sequence[tcgcore.Event]) -> list[tcgc
             player_code[code] = known
         return known
 
-    deck: list[set[str]] = [set() for _ in range(n)]
-    for card in state.cards:
-        if 0 <= card.owner < n and is_player(card.code):
-            deck[card.owner].add(card.code)
-    drawn: list[set[str]] = [set() for _ in range(n)]
-    used: list[set[str]] = [set() for _ in range(n)]
-    hands: list[dict[int, str]] = [{} for _ in range(n)]
-    opening: list[set[str]] | None = None
-    for e in events:
-        if opening is None and e.kind == "round_started":
-            opening = [set(h.values()) for h in hands]
-        if e.card is None or e.code is None or not is_player(e.code):
-            continue
-        owner = state.cards[e.card].owner
-        if not 0 <= owner < n:
-            continue
-        if e.kind == "drawn":
-            drawn[owner].add(e.code)
-        if e.dst is not None and e.dst.startswith("hand."):
-            hands[owner][e.card] = e.code
-        elif e.src is not None and e.src.startswith("hand."):
-            hands[owner].pop(e.card, None)
-        if e.kind == "played" or (e.dst == "committed" and e.src is not None
-                                  and e.src.startswith("hand.")):
-            used[owner].add(e.code)
-    if opening is None:
-        opening = [set(h.values()) for h in hands]
-    return [tcgcore.SeatCards(deck=sorted(deck[p]), drawn=sorted(drawn[p] & deck[p]),
-                              opening=sorted(opening[p] & deck[p]),
-                              played=sorted(used[p] & deck[p]))
-            for p in range(n)]
+    def played(e: tcgcore.Event) -> bool:
+        return e.kind == "played" or (e.dst == "committed" and e.src is not None
+                                      and e.src.startswith("hand."))
+
+    return tcgcore.read_card_usage(state, events, first_turn="round_started", played=played,
+                                   counts=is_player)

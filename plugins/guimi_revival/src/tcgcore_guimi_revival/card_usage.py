@@ -40,35 +40,11 @@ def played(e: tcgcore.Event) -> bool:
 def card_usage(state: GuimiState, events: Sequence[tcgcore.Event]) -> list[tcgcore.SeatCards]:
     """Per seat, the codes of its deck, drawn, in its opening hand and played (see the
     module text)."""
-    n = state.num_players
-    deck: list[set[str]] = [set() for _ in range(n)]
-    at_hand: list[set[str]] = [set() for _ in range(n)]  # RB and extra deck
     pool = get_pool(state.pool).cards
-    for card in state.cards:
-        deck[card.owner].add(card.code)
-        d = pool.get(card.code)
-        if d is not None and (d.extra_kind is not None or d.card_type == "revival_beyonder"):
-            at_hand[card.owner].add(card.code)
-    drawn: list[set[str]] = [set(s) for s in at_hand]
-    used: list[set[str]] = [set() for _ in range(n)]
-    hands: list[dict[int, str]] = [{} for _ in range(n)]
-    opening: list[set[str]] | None = None
-    for e in events:
-        if opening is None and e.kind == "turn_started":
-            opening = [set(hands[p].values()) | at_hand[p] for p in range(n)]
-        if e.card is None or e.code is None:
-            continue
-        owner = state.cards[e.card].owner
-        if e.kind == "drawn":
-            drawn[owner].add(e.code)
-        if e.dst is not None and e.dst.startswith("hand."):
-            hands[owner][e.card] = e.code
-        elif e.src is not None and e.src.startswith("hand."):
-            hands[owner].pop(e.card, None)
-        if played(e):
-            used[owner].add(e.code)
-    if opening is None:  # a game that ended before its first turn (a built scenario)
-        opening = [set(h.values()) | at_hand[p] for p, h in enumerate(hands)]
-    return [tcgcore.SeatCards(deck=sorted(deck[p]), drawn=sorted(drawn[p]),
-                              opening=sorted(opening[p]), played=sorted(used[p] & deck[p]))
-            for p in range(n)]
+
+    def at_start(code: str) -> bool:
+        d = pool.get(code)
+        return d is not None and (d.extra_kind is not None or d.card_type == "revival_beyonder")
+
+    return tcgcore.read_card_usage(state, events, first_turn="turn_started", played=played,
+                                   at_start=at_start)

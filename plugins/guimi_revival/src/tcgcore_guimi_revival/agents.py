@@ -3,8 +3,10 @@
 The heuristic plays to win. It climbs the sequences (plays the next potion, activates it,
 promotes, sets the extra-deck cards in a useful order, gathers sequence-1 characteristics with
 ``converge`` and walks on to sequence 0 and the Great Old One), respects the rank gates, does the
-support/intercept arithmetic of 095-096 before attacking or defending, and uses Source triggers
-and removal on the biggest threat.
+support/intercept arithmetic of 095-096 before attacking or defending (a sure hit first; else an
+attack the defender must intercept or lose, when the attacker is not needed to intercept a later
+attacker, since a failed attack costs only the tap), and uses Source triggers and removal on the
+biggest threat.
 
 It decides only from ``match.view(seat)`` (what its seat may know), the pending choice (whose
 options carry the public facts of the attack in progress) and the card definitions of the

@@ -48,12 +48,12 @@ def test_a_real_game_reaches_sequence_0() -> None:
 
 @pytest.mark.parametrize(("seed", "decks", "opponent", "source"), [
     (85, ["assassin", "assassin"], "random", "src_city_of_calamity"),
-    (116, ["sleepless", "seer"], "heuristic", "src_river_of_eternal_darkness"),
+    (201, ["assassin", "assassin"], "heuristic", "src_city_of_calamity"),
 ])
 def test_a_real_game_ends_with_a_great_old_one(seed: int, decks: list[str], opponent: str,
                                                source: str) -> None:
     """089, 132.1: games played from setup end with a Great Old One (seed 85: Demoness
-    against Demoness and a random player; seed 116: Darkness against Fool, two heuristics)."""
+    against Demoness and a random player; seed 201: Demoness against Demoness, two heuristics)."""
     m = _play(seed, decks, opponent)
     assert m.result is not None and m.result.reason == "great_old_one"
     assert m.result.winners == [0]

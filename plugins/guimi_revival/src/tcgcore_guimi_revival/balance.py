@@ -69,7 +69,7 @@ def run_pair(deck_h: str, deck_r: str, games: int, workers: int | None,
 SHOWCASE: tuple[tuple[int, str, str, str], ...] = (
     (97, "marauder", "sleepless", "random"),
     (85, "assassin", "assassin", "random"),
-    (116, "sleepless", "seer", "heuristic"),
+    (201, "assassin", "assassin", "heuristic"),
 )
 
 
@@ -206,7 +206,7 @@ def _measure(args: argparse.Namespace) -> int:
               f"{args.coverage_games} games per precon pair (36 pairs) against each of "
               "heuristic and random, plus the three scripted whole games of the tests "
               "(`test_guimi_play.py`: seed 97 Error vs Darkness reaches sequence 0, seeds 85 "
-              "and 116 end with a Great Old One). A card counts as played when it entered a unit slot, was "
+              "and 201 end with a Great Old One). A card counts as played when it entered a unit slot, was "
               "activated (event, potion, extra-deck card), was set from the hand, became a "
               "characteristic through an effect, or used an ability; an extra-deck card counts "
               "only when activated, an RB when the game starts.", "",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -321,29 +321,27 @@ def _save(fig: Any, out: Path, name: str, plt: Any) -> str:
     return name
 
 
-def _write(out: Path, md: str, page: str, data: bytes, plots: Mapping[str, str]) -> list[Path]:
+def _write(out: Path, rep: Any, title: str,
+           draw: Callable[[Any, Path, Any], dict[str, str]],
+           blocks_of: Callable[[Any, Mapping[str, str]], list[Block]]) -> list[Path]:
+    """Write ``rep``'s plots (``draw``, with matplotlib), Markdown, HTML and JSON into
+    ``out`` (made if missing); returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    plt = _pyplot()
+    plots = draw(rep, out, plt) if plt is not None else {}
+    blocks = blocks_of(rep, plots)
     files = [out / "report.md", out / "report.html", out / "report.json"]
-    files[0].write_text(md, encoding="utf-8")
-    files[1].write_text(page, encoding="utf-8")
-    files[2].write_bytes(data)
+    files[0].write_text(_md(blocks, plots), encoding="utf-8")
+    files[1].write_text(_html(blocks, plots, title), encoding="utf-8")
+    files[2].write_bytes(msgspec.json.encode(rep))
     return files + [out / name for name in plots.values()]
 
 
 def write_balance(rep: BalanceReport, out: Path) -> list[Path]:
     """Write a balance report into the folder ``out`` (see BalanceReport.write)."""
-    out.mkdir(parents=True, exist_ok=True)
-    plt = _pyplot()
-    plots = _balance_plots(rep, out, plt) if plt is not None else {}
-    blocks = _balance_blocks(rep, plots)
-    return _write(out, _md(blocks, plots), _html(blocks, plots, f"{rep.game} balance"),
-                  msgspec.json.encode(rep), plots)
+    return _write(out, rep, f"{rep.game} balance", _balance_plots, _balance_blocks)
 
 
 def write_ab(rep: ABReport, out: Path) -> list[Path]:
     """Write an A/B comparison into the folder ``out`` (see ABReport.write)."""
-    out.mkdir(parents=True, exist_ok=True)
-    plt = _pyplot()
-    plots = _ab_plot(rep, out, plt) if plt is not None else {}
-    blocks = _ab_blocks(rep, plots)
-    return _write(out, _md(blocks, plots), _html(blocks, plots, f"{rep.a.game} A/B"),
-                  msgspec.json.encode(rep), plots)
+    return _write(out, rep, f"{rep.a.game} A/B", _ab_plot, _ab_blocks)

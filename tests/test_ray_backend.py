@@ -227,6 +227,13 @@ def test_the_balance_lab_runs_its_matchups_on_ray() -> None:
     assert on_ray["games"] == 8 and len(on_ray["turns"]) == 8
 
 
+def test_tcgcore_balance_on_ray_is_the_local_report() -> None:
+    # card usage and every game's record travel back from the Ray chunks unchanged
+    on_ray = tcgcore.balance("sparks", games=6, seed=4, workers=2, backend="ray", min_sample=2)
+    local = tcgcore.balance("sparks", games=6, seed=4, min_sample=2)
+    assert on_ray == local and on_ray.cards
+
+
 def test_ctrl_c_stops_the_run_and_leaves_no_ray_process(tmp_path: Path) -> None:
     """Ctrl-C at the terminal (SIGINT to the command's process group) during a run on a
     local cluster the command started: it exits with 130, and no process of its session

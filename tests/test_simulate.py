@@ -234,7 +234,7 @@ def test_a_worker_stops_at_the_next_game_once_the_run_is_abandoned() -> None:
 
     stop = multiprocessing.get_context().RawValue("b", 0)
     options: dict[str, Any] = {}
-    job = ("sparks", 0, range(0, 5), None, options, ["random"], None, False)
+    job = ("sparks", 0, range(0, 5), None, options, ["random"], None, False, False)
     saved = list(_simulate._STOP)
     handler = signal.getsignal(signal.SIGINT)
     try:

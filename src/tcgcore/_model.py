@@ -45,6 +45,7 @@ __all__ = [
     "Option",
     "Result",
     "Scalar",
+    "SeatCards",
     "Step",
     "Trigger",
     "Visibility",
@@ -372,3 +373,20 @@ class GameState(msgspec.Struct, Generic[StepT], kw_only=True):
     event_count: int = 0
     choice_count: int = 0
     sight: list[int] = []
+
+
+class SeatCards(msgspec.Struct, kw_only=True, array_like=True, omit_defaults=True):
+    """What one seat did with its cards in one game, as a game's ``card_usage`` hook reads it
+    from the final state and the full event log (card codes, each listed once).
+
+    Attributes:
+        deck: the codes in the seat's deck (what it could have drawn).
+        drawn: codes drawn at any time, the opening hand included.
+        opening: codes in the opening hand (after any mulligan).
+        played: codes played or put to use (as the game counts it).
+    """
+
+    deck: list[str] = []
+    drawn: list[str] = []
+    opening: list[str] = []
+    played: list[str] = []

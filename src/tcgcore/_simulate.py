@@ -26,9 +26,11 @@ from . import _ray_backend
 from ._agents import make_agent, play_out
 from ._errors import OptionsError, SimulationError
 from ._match import _create
+from ._model import SeatCards
 from ._plugins import Registry, _is_default_registry, default_registry
 
-__all__ = ["GameOutcome", "SimulationReport", "merge_reports", "simulate", "wilson_interval"]
+__all__ = ["GameOutcome", "SimulationReport", "merge_reports", "simulate",
+           "wilson_interval"]
 
 
 class GameOutcome(msgspec.Struct, kw_only=True, array_like=True):
@@ -42,6 +44,10 @@ class GameOutcome(msgspec.Struct, kw_only=True, array_like=True):
         turns: ``state.turn`` at the end (rounds or turns, as the game counts).
         decisions: decisions made.
         detail: the result's detail map (e.g. a resolution).
+        offered: the options offered, summed over the decisions (``offered / decisions``
+            is the game's mean branching factor).
+        cards: per seat, what the game's ``card_usage`` hook read (only when
+            :func:`simulate` is asked for ``card_usage``; empty otherwise).
     """
 
     index: int
@@ -53,6 +59,8 @@ class GameOutcome(msgspec.Struct, kw_only=True, array_like=True):
     turns: int
     decisions: int
     detail: dict[str, str | int | bool | None] = {}
+    offered: int = 0
+    cards: list[SeatCards] = []
 
 
 class SimulationReport(msgspec.Struct, kw_only=True):
@@ -194,12 +202,13 @@ def _agent_seed(seed: int, index: int, seat: int) -> int:
 
 def _play_game(game: str, seed: int, index: int, players: int | None, options: dict[str, Any],
                agent_names: list[str], registry: Registry | None,
-               keep_events: bool) -> GameOutcome:
+               keep_events: bool, card_usage: bool = False) -> GameOutcome:
     """Game ``index`` of a run from base seed ``seed``: match seed ``seed + index``, agent
-    seeds from :func:`_agent_seed`. ``registry=None`` is the default one (a worker's)."""
-    # unless an agent reads them, keep no events (same games, less memory and time)
+    seeds from :func:`_agent_seed`. ``registry=None`` is the default one (a worker's).
+    ``card_usage``: keep the events and record the game's ``card_usage`` hook's reading."""
+    # unless an agent or the card hook reads them, keep no events (same games, less memory)
     match = _create(game, seed=seed + index, players=players, registry=registry,
-                    logger=None, options=dict(options), keep_events=keep_events)
+                    logger=None, options=dict(options), keep_events=keep_events or card_usage)
     spec = match.spec
     n = match.state.num_players
     agents = [make_agent(spec, agent_names[s % len(agent_names)], _agent_seed(seed, index, s))
@@ -207,23 +216,27 @@ def _play_game(game: str, seed: int, index: int, players: int | None, options: d
     play_out(match, agents, max_decisions=1_000_000)
     res = match.result
     assert res is not None
+    cards: list[SeatCards] = []
+    if card_usage and spec.card_usage is not None:
+        cards = list(spec.card_usage(match.state, match.events_since(0, player="all")))
     return GameOutcome(
         index=index, winners=list(res.winners), losers=list(res.losers), draw=res.draw,
         reason=res.reason, first_player=int(getattr(match.state, "first_player", 0)),
         turns=match.state.turn, decisions=len(match.decisions), detail=dict(res.detail),
+        offered=sum(d.options for d in match.decisions), cards=cards,
     )
 
 
 def _run_chunk(args: tuple[str, int, range, int | None, dict[str, Any], list[str],
-                           Registry | None, bool]) -> list[GameOutcome]:
-    game, seed, indices, players, options, agent_names, registry, keep_events = args
+                           Registry | None, bool, bool]) -> list[GameOutcome]:
+    game, seed, indices, players, options, agent_names, registry, keep_events, usage = args
     out = []
     stop = _STOP[0] if _STOP else None
     for index in indices:
         if stop is not None and stop.value:
             break  # the run is being abandoned (see simulate): its caller reads no more
         out.append(_play_game(game, seed, index, players, options, agent_names, registry,
-                              keep_events))
+                              keep_events, usage))
     return out
 
 
@@ -236,20 +249,21 @@ class _ChunkFailure(msgspec.Struct, kw_only=True):
 
 
 #: a chunk's job for the Ray backend: game, base seed, players, options, seat agent
-#: names, keep_events, keep_outcomes (put in the object store once per run)
-_Job = tuple[str, int, int | None, dict[str, Any], list[str], bool, bool]
+#: names, keep_events, keep_outcomes, card_usage (put in the object store once per run)
+_Job = tuple[str, int, int | None, dict[str, Any], list[str], bool, bool, bool]
 
 
 def _play_chunk(job: _Job, start: int, count: int) -> bytes | _ChunkFailure:
     """Games ``start .. start + count - 1`` of a run, on a Ray worker: the msgpack bytes of
     their own :class:`SimulationReport` (base seed ``seed + start``, which plays exactly
     those games), or the first failure with its traceback (the chunk stops there)."""
-    game, seed, players, options, names, keep_events, keep = job
+    game, seed, players, options, names, keep_events, keep, usage = job
     tally = _Tally(len(names), names, keep)
     base = seed + start
     for i in range(count):
         try:
-            outcome = _play_game(game, base, i, players, options, names, None, keep_events)
+            outcome = _play_game(game, base, i, players, options, names, None, keep_events,
+                                 usage)
         except Exception as exc:
             return _ChunkFailure(index=start + i, error=f"{type(exc).__name__}: {exc}",
                                  traceback=traceback.format_exc())
@@ -330,6 +344,7 @@ def simulate(
     backend: str = "local",
     address: str | None = None,
     runtime_env: Mapping[str, Any] | None = None,
+    card_usage: bool = False,
 ) -> SimulationReport:
     """Play ``games`` seeded games and summarise them.
 
@@ -383,6 +398,10 @@ def simulate(
             else starts a local cluster. Not used when this process is already connected.
         runtime_env: with ``backend="ray"``, a Ray runtime environment for the game tasks
             (e.g. ``{"pip": ["tcgcore-guimi-revival"]}`` or ``{"env_vars": {...}}``).
+        card_usage: record in each outcome (``GameOutcome.cards``) what every seat drew,
+            held in its opening hand and played, as the game's ``card_usage`` hook reads
+            it from the event log (the matches keep their events for it; a game without
+            the hook records nothing). Used by :func:`tcgcore.balance`.
 
     Raises:
         OptionsError: bad counts (``games`` or ``workers`` not a positive int, more
@@ -447,6 +466,8 @@ def simulate(
                            f"{type(progress).__name__}")
     if type(keep_outcomes) is not bool:
         raise OptionsError(f"keep_outcomes must be True or False, got {keep_outcomes!r}")
+    if type(card_usage) is not bool:
+        raise OptionsError(f"card_usage must be True or False, got {card_usage!r}")
     given: object = agents  # the annotation promises a sequence; a caller may pass anything
     if isinstance(given, str) and given:
         names = [str.__str__(given)]
@@ -468,7 +489,8 @@ def simulate(
     seat_names = [names[s % len(names)] for s in range(n)]
     tally = _Tally(n, seat_names, keep_outcomes)
     if backend == "ray":
-        _run_on_ray(tally, (game, seed, players, opts, seat_names, keep_events, keep_outcomes),
+        _run_on_ray(tally, (game, seed, players, opts, seat_names, keep_events, keep_outcomes,
+                            card_usage),
                     games=games, workers=workers, address=address,
                     runtime_env=None if runtime_env is None else dict(runtime_env),
                     progress=progress)
@@ -477,7 +499,7 @@ def simulate(
     if workers == 1:
         for batch in _batches(games, workers):
             tally.add(_run_chunk((game, seed, batch, players, opts, seat_names, registry,
-                                  keep_events)))
+                                  keep_events, card_usage)))
             if progress:
                 progress(tally.games, games)
     else:
@@ -494,7 +516,7 @@ def simulate(
             def submit(batch: range) -> None:
                 pending.append(pool.submit(
                     _run_chunk, (game, seed, batch, players, opts, seat_names, None,
-                                 keep_events)))
+                                 keep_events, card_usage)))
 
             try:
                 for batch in first:

@@ -7,7 +7,7 @@ spec's handlers is in ``_engine.py``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Generic, TextIO, TypeAlias, TypeVar
 
 import msgspec
@@ -15,7 +15,7 @@ import msgspec
 from ._engine import _CORE_HANDLERS, Engine, TriggerPolicy, active_player_first
 from ._errors import EngineError, OptionsError
 from ._keys import Key, parse_key
-from ._model import Choice, Event, GameState, Step, Trigger, Zone
+from ._model import Choice, Event, GameState, SeatCards, Step, Trigger, Zone
 from ._rng import Rng
 
 __all__ = ["GameSpec", "Handler", "check_options"]
@@ -74,6 +74,9 @@ class GameSpec(Generic[S]):
             list means the deck is legal. A line starting ``"notice: "`` informs
             without making the deck illegal (a field the game does not apply, say).
             Used by ``tcgcore deck check``.
+        check_deck_with: ``check_deck_with(text, source, options) -> problems``: the same
+            against game options (a ``pool`` of the designer's cards), for ``tcgcore deck
+            check --pool FILE``; ``None``: the game takes no such options there.
         campaign_runner: ``run(argv, out, inp) -> exit code``: the game's own
             campaign front end, independent of a single match. ``tcgcore campaign
             GAME ARGS…`` passes ``ARGS`` (after the game name), the output stream and
@@ -113,6 +116,11 @@ class GameSpec(Generic[S]):
             (0 a loss, 1 a win) in an unfinished state, which lets the ``ismcts``
             agent cut its rollouts short. ``None``: a rollout cut short (after its
             ``depth``) scores 0.5 for every seat.
+        card_usage: ``card_usage(state, events) -> [SeatCards, ...]``, one per seat:
+            the codes in each seat's deck, drawn, in its opening hand and played, read
+            from the final state and the full event log (``events_since(0,
+            player="all")``). The balance lab's card-level figures
+            (:func:`tcgcore.balance`) need it; ``None``: no card figures.
 
     Raises:
         EngineError: ``state_type`` is not a subclass of :class:`GameState`, or a
@@ -146,6 +154,7 @@ class GameSpec(Generic[S]):
         render_panel: Callable[[View], list[str]] | None = None,
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
+        check_deck_with: Callable[[str, str, dict[str, Any]], list[str]] | None = None,
         campaign_runner: Callable[[list[str], TextIO, TextIO], int] | None = None,
         observation_layout: Callable[[int], ObservationLayout] | None = None,
         action_layout: Callable[[int], ActionLayout] | None = None,
@@ -155,6 +164,7 @@ class GameSpec(Generic[S]):
         sample_pool: Callable[[S, int, Zone, int], str | None] | None = None,
         sample_extra: Callable[[S, int, Rng], None] | None = None,
         evaluate: Callable[[S, int], float] | None = None,
+        card_usage: Callable[[S, Sequence[Event]], Sequence[SeatCards]] | None = None,
     ) -> None:
         self.name = name
         self.version = version
@@ -190,6 +200,7 @@ class GameSpec(Generic[S]):
         self.render_panel = render_panel
         self.default_agent = default_agent
         self.check_deck = check_deck
+        self.check_deck_with = check_deck_with
         self.campaign_runner = campaign_runner
         self.observation_layout = observation_layout
         self.action_layout = action_layout
@@ -221,6 +232,7 @@ class GameSpec(Generic[S]):
         #: choice kinds the game asks once per point (assign 1 damage, then the next): a
         #: front end may take several points in one answer and give them one by one
         self.point_choices: frozenset[str] = frozenset()
+        self.card_usage = card_usage
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None
         self.distribution_version: str | None = None

@@ -9,10 +9,17 @@ Usage::
     tcgcore replay FILE [--seat N|all|none]     step through a replay
     tcgcore replay FILE --verify [--json]       only check its digest
     tcgcore serve --stdio                       JSON-lines protocol (docs/protocol.md)
-    tcgcore deck check GAME FILE [--json]       every deck-building problem of a deck file
+    tcgcore deck check GAME FILE [--pool FILE] [--json]   every deck-building problem of a deck file
     tcgcore simulate GAME [--games N] [--agents A,B] [--workers K] [--rules OPTION=VALUE ...]
                      [--backend local|ray] [--address ADDR] [--runtime-env JSON]
                                                 many seeded agent games (N defaults to 100)
+    tcgcore balance GAME [--games N] [--decks A,B,...] [--agents A,B] [--pool FILE] [--out DIR]
+                     [--seed S] [--workers W] [--backend local|ray] [--rules OPTION=VALUE ...]
+                     [--compare-pool FILE] [--compare-rules OPTION=VALUE ...]
+                                                the balance lab: report.md and report.html in DIR
+
+``--pool FILE`` (play, simulate, deck check, balance) is the game option ``pool``: for Guimi
+Revival, a card file whose cards add to or replace the built-in ones.
 
 ``--deck`` and ``--decks`` are the same option: each takes one deck or several separated by
 commas, and may be repeated; the decks go to the seats in the order given (an existing file
@@ -39,6 +46,7 @@ import msgspec
 
 from . import _logging
 from ._agents import Agent, make_agent
+from ._balance import balance, balance_ab
 from ._build import compiled_modules
 from ._errors import OptionsError, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
@@ -158,7 +166,21 @@ def _game_options(args: argparse.Namespace) -> dict[str, Any]:
         options["scenario"] = args.scenario
     if getattr(args, "difficulty", None):
         options["difficulty"] = args.difficulty
+    if getattr(args, "pool", None):
+        options["pool"] = _pool_path(args.pool)
     return options
+
+
+def _pool_path(file: str) -> str:
+    """A ``--pool`` file as an absolute path (worker processes and saves find it anywhere).
+
+    Raises:
+        OptionsError: no such file.
+    """
+    path = Path(file)
+    if not path.is_file():
+        raise OptionsError(f"--pool {file}: no such file")
+    return str(path.resolve())
 
 
 def _players(args: argparse.Namespace, options: dict[str, Any]) -> int | None:
@@ -239,7 +261,15 @@ def _cmd_deck_check(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         raise TcgcoreError(f"{args.game} has no deck lists to check")
     source = "<stdin>" if args.file == "-" else args.file
     text, unreadable = _deck_text(args.file, inp)
-    lines = [unreadable] if unreadable else spec.check_deck(text, source)
+    if args.pool and spec.check_deck_with is None:
+        raise TcgcoreError(f"{args.game} takes no card pool (--pool) for its decks")
+    if unreadable:
+        lines = [unreadable]
+    elif args.pool:
+        assert spec.check_deck_with is not None
+        lines = spec.check_deck_with(text, source, {"pool": _pool_path(args.pool)})
+    else:
+        lines = spec.check_deck(text, source)
     notices = [line[len(NOTICE):] for line in lines if line.startswith(NOTICE)]
     problems = [line for line in lines if not line.startswith(NOTICE)]
     if args.json:
@@ -280,6 +310,9 @@ def _add_game_option_flags(p: argparse.ArgumentParser) -> None:
                         "option 'decks')")
     p.add_argument("--scenario", default=None, help="the game's scenario (option 'scenario')")
     p.add_argument("--difficulty", default=None, help="difficulty (option 'difficulty')")
+    p.add_argument("--pool", default=None, metavar="FILE",
+                   help="a card pool file (option 'pool'; Guimi Revival: cards that add to or "
+                        "replace the built-in ones)")
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -427,6 +460,34 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return 0
 
 
+def _cmd_balance(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    options = dict(args.option or [])
+    options.update(dict(args.rules or []))
+    decks = _deck_entries(args)  # names or files: the lab names a file's deck by the file
+    if args.scenario:
+        options["scenario"] = args.scenario
+    if args.difficulty:
+        options["difficulty"] = args.difficulty
+    if args.pool:
+        options["pool"] = _pool_path(args.pool)
+    agents = args.agents.split(",") if args.agents else None
+    common: dict[str, Any] = dict(games=args.games, decks=decks, agents=agents, options=options,
+                                  seed=args.seed, workers=args.workers, backend=args.backend,
+                                  address=args.address, min_sample=args.min_sample,
+                                  progress=not args.quiet, out=args.out)
+    compare: dict[str, Any] = dict(args.compare_rules or [])
+    if args.compare_pool:
+        compare["pool"] = _pool_path(args.compare_pool)
+    if compare:
+        ab = balance_ab(args.game, b=compare, **common)
+        out.write(ab.markdown() + "\n")
+    else:
+        rep = balance(args.game, **common)
+        out.write(rep.markdown() + "\n")
+    out.write(f"report written to {Path(args.out).resolve()}/report.html and report.md\n")
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     data = _read_match_file(args.file, "replay")
     record = ReplayRecord.from_bytes(data)
@@ -545,11 +606,39 @@ def build_parser() -> argparse.ArgumentParser:
     p_sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p_sim.set_defaults(func=_cmd_simulate)
 
+    p_bal = sub.add_parser("balance", help="the balance lab: a designer's report of many games "
+                                           "(docs/balance.md)")
+    p_bal.add_argument("game")
+    p_bal.add_argument("--games", type=int, default=100,
+                       help="games per run: per ordered deck pair, or in all (default 100)")
+    p_bal.add_argument("--seed", type=int, default=0, help="base seed: game i of every run uses seed+i")
+    p_bal.add_argument("--agents", default=None,
+                       help="comma-separated agent names, one for all seats or one per seat")
+    p_bal.add_argument("--workers", type=int, default=None, help="worker processes (default 1)")
+    p_bal.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="where the games run (ray: docs/distributed.md)")
+    p_bal.add_argument("--address", default=None, metavar="ADDR",
+                       help="with --backend ray: the cluster to join")
+    _add_game_option_flags(p_bal)
+    p_bal.add_argument("--out", default="balance-report", metavar="DIR",
+                       help="the folder of report.md, report.html and the plots "
+                            "(default ./balance-report)")
+    p_bal.add_argument("--min-sample", type=int, default=20, metavar="N",
+                       help="the smallest sample a card figure is shown for (default 20)")
+    p_bal.add_argument("--compare-pool", default=None, metavar="FILE",
+                       help="A/B: play the same seeds again with this card pool as B")
+    p_bal.add_argument("--compare-rules", action="append", type=_parse_option,
+                       metavar="OPTION=VALUE", help="A/B: B changes this rules option (repeatable)")
+    p_bal.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p_bal.set_defaults(func=_cmd_balance)
+
     p_deck = sub.add_parser("deck", help="deck lists: check one against a game's rules")
     deck_sub = p_deck.add_subparsers(dest="deck_command", required=True)
     p_check = deck_sub.add_parser("check", help="report every deck-building problem of a deck file")
     p_check.add_argument("game")
     p_check.add_argument("file", help="the deck list file ('-' for stdin)")
+    p_check.add_argument("--pool", default=None, metavar="FILE",
+                         help="check against this card pool file (the game's 'pool' option)")
     p_check.add_argument("--json", action="store_true")
     p_check.set_defaults(func=_cmd_deck_check)
 

@@ -19,6 +19,7 @@ It uses only the public ``tcgcore`` API; ``docs/plugin-guide.md`` walks through 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Union
 
 import msgspec
@@ -598,3 +599,16 @@ spec.action_layout = action_layout
 def tcgcore_games() -> list[tcgcore.GameSpec[Any]]:
     """Register Sparks."""
     return [spec]
+
+
+# ----------------------------------------------------------------- the balance lab's card figures
+
+
+def card_usage(state: SparksState, events: Sequence[Event]) -> list[tcgcore.SeatCards]:
+    """Per seat, the codes of its deck, drawn, in its hand when the first round starts
+    (after the mulligan) and set into its arena (played), for ``tcgcore balance``."""
+    return tcgcore.read_card_usage(state, events, first_turn="round_started",
+                                   played=lambda e: e.kind == "set")
+
+
+spec.card_usage = card_usage

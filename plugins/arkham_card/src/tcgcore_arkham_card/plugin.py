@@ -13,6 +13,7 @@ import tcgcore
 from . import search_hooks
 from .agent import HeuristicAgent
 from .campaign_runner import run_campaign_cli
+from .card_usage import card_usage
 from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
 from .rules import (
@@ -741,6 +742,8 @@ spec.default_agent = "heuristic"
 spec.sample_pool = search_hooks.sample_pool
 spec.sample_extra = search_hooks.sample_extra
 spec.evaluate = search_hooks.evaluate
+# the balance lab's card figures (tcgcore.balance)
+spec.card_usage = card_usage
 spec.check_deck = check_deck
 spec.campaign_runner = run_campaign_cli  # tcgcore campaign arkham_card … (A980)
 

@@ -3,8 +3,10 @@
 The heuristic plays to win. It climbs the sequences (plays the next potion, activates it,
 promotes, sets the extra-deck cards in a useful order, gathers sequence-1 characteristics with
 ``converge`` and walks on to sequence 0 and the Great Old One), respects the rank gates, does the
-support/intercept arithmetic of 095-096 before attacking or defending, and uses Source triggers
-and removal on the biggest threat.
+support/intercept arithmetic of 095-096 before attacking or defending (a sure hit first; else an
+attack the defender must intercept or lose, when the attacker is not needed to intercept a later
+attacker, since a failed attack costs only the tap), and uses Source triggers and removal on the
+biggest threat.
 
 It decides only from ``match.view(seat)`` (what its seat may know), the pending choice (whose
 options carry the public facts of the attack in progress) and the card definitions of the
@@ -152,6 +154,23 @@ class _Seen:
         if rb is not None and rb != target and rb_ok and not self.tapped.get(rb):
             out.append(rb)
         return out
+
+
+def _agility(s: _Seen, cid: int) -> int:
+    """A character's agility as ``s`` can see it: printed, plus the digested characteristics
+    of an RB (the face-up cards of its stack)."""
+    d = s.d(cid)
+    if d is None:
+        return 0
+    value = d.agility
+    if d.card_type == "revival_beyonder":
+        zone = s.where.get(cid, "")
+        p = int(zone.rsplit(".", 1)[1]) if "." in zone else s.seat
+        for sc in s.ids(f"stack.{p}"):
+            sd = s.d(sc)
+            if sd is not None and sd.characteristic is not None:
+                value += sd.characteristic.agility
+    return value
 
 
 def _op_of(choice: Choice) -> str:
@@ -556,6 +575,9 @@ class HeuristicAgent:
                 best = (score, o.key)
         if best is not None:
             return [best[1]]
+        forcing = self._forcing_target(s, choice, attacker, att + support)
+        if forcing is not None:
+            return [forcing]
         undigested = int(s.players[me].get("stack", 0)) - int(s.players[me].get("digested", 0))
         deck_left = int(s.players[me].get("deck", 0))
         digester = any((d := s.d(c)) is not None and any(
@@ -571,6 +593,81 @@ class HeuristicAgent:
                     return [o.key]
             return [choice.options[0].key]
         return ["pass"]
+
+    def _forcing_target(self, s: _Seen, choice: Choice, attacker: int | None,
+                        value: int) -> str | None:
+        """An attack that is no sure hit but costs nothing: a target that the defender must
+        intercept or lose (its own strength, or an item's 0, is at most ``value``, 095.3,
+        096.3), made when the attacker is not needed to intercept later this battle.
+
+        A failed attack does nothing to the attacker (098.2 removes only hit units): its
+        only cost is the tap, which keeps it from intercepting attacks that come after it
+        in the attack order (094.3, 095.2). Without this, an attacker that counted every
+        possible interceptor against itself passed as soon as the defending board was built
+        up, and games ended by deck-out with both boards full. Forcing interceptions taps
+        the defender's characters, which then cannot attack (094.2) nor intercept the next
+        attacker. The RB forces only while the deck race (133.1) is not close, since its
+        attack check (101.2) takes the top card of its own deck.
+        """
+        if attacker is None:
+            return None
+        me = s.seat
+        if attacker == s.rb(me) and s.late():
+            return None
+        if self._later_attackers(s, attacker):
+            return None
+        best: tuple[int, str] | None = None
+        for o in choice.options:
+            if o.key == "pass" or o.card is None:
+                continue
+            d = s.d(o.card)
+            if d is None:
+                continue
+            own = 0 if d.card_type == "item" else s.strength(o.card)
+            if own > value:
+                continue
+            score = (100 if d.card_type == "revival_beyonder" else
+                     30 if d.card_type == "item" else 40 + own // 100)
+            if best is None or score > best[0]:
+                best = (score, o.key)
+        return best[1] if best is not None else None
+
+    def _later_attackers(self, s: _Seen, attacker: int) -> bool:
+        """Whether ``attacker`` is needed to intercept later in this battle: an opposing
+        character that may still attack after it (an untapped, non-mad front-row Beyonder
+        card or RB whose agility is not above the attacker's, 093.1-093.3; a tie counts as
+        later) could hit one of this seat's characters only once ``attacker`` is tapped
+        (its value, with every untapped back-row supporter of its side, reaches the
+        character's defence without ``attacker`` but not with it, 095.3)."""
+        mine = _agility(s, attacker)
+        me, opp = s.seat, s.opp
+        rivals = [c for c in s.slots(opp)[:2] if c is not None]
+        rb = s.rb(opp)
+        if rb is not None and not s.mad(opp):
+            rivals.append(rb)
+        their_support = sum(s.strength(c) for c in s.slots(opp)[2:] if c is not None
+                            and (d := s.d(c)) is not None and d.is_beyonder
+                            and not s.tapped.get(c) and not s.counters.get(c, {}).get("mad"))
+        mine_rb = s.rb(me)
+        targets = [c for c in s.slots(me)[:2] if c is not None and c != attacker]
+        if mine_rb is not None and mine_rb != attacker:
+            targets.append(mine_rb)
+        help_ = s.strength(attacker)
+        for c in rivals:
+            d = s.d(c)
+            if (d is None or d.card_type == "item" or s.tapped.get(c)
+                    or s.counters.get(c, {}).get("mad") or _agility(s, c) > mine):
+                continue
+            value = s.strength(c) + their_support
+            for t in targets:
+                td = s.d(t)
+                if td is None or not (td.is_beyonder or td.card_type == "revival_beyonder"):
+                    continue
+                without = s.strength(t) + sum(s.strength(i) for i in s.interceptors(me, t)
+                                              if i != attacker)
+                if without <= value < without + help_:
+                    return True
+        return False
 
     def _supporters(self, s: _Seen) -> list[int]:
         back = s.slots(s.seat)[2:]

@@ -230,11 +230,17 @@ class CardPool:
     Attributes:
         path: where it came from (for messages).
         cards: card id -> :class:`CardDef`.
+        base: what the file builds on: ``"builtin"`` (its cards add to the built-in pool
+            or replace the built-in card of the same id) or ``"none"`` (a pool of its own).
+        own: the ids the file itself defines, in file order.
     """
 
-    def __init__(self, path: str, cards: dict[str, CardDef]) -> None:
+    def __init__(self, path: str, cards: dict[str, CardDef], base: str = "none",
+                 own: tuple[str, ...] | None = None) -> None:
         self.path = path
         self.cards = cards
+        self.base = base
+        self.own = tuple(cards) if own is None else own
 
     def __getitem__(self, code: str) -> CardDef:
         return self.cards[code]
@@ -331,13 +337,29 @@ def _validate(path: str, c: CardDef, pw: Pathways) -> None:
         _check_ritual(path, cid, "rituals", r, pw)
 
 
+#: the values of a pool file's top-level ``base`` key
+POOL_BASES = ("builtin", "none")
+
+
 def parse_pool(raw: dict[str, Any], path: str = "<memory>") -> CardPool:
-    """Validate a parsed pool document ``{"card": [record, ...]}``.
+    """Validate a parsed pool document ``{"card": [record, ...]}``, optionally with a
+    top-level ``base`` (``"builtin"``, the default, or ``"none"``; see :func:`get_pool`).
+    The returned pool holds the document's own cards only.
 
     Raises:
         tcgcore.CardDataError: names the file, the card (id or index) and the field.
     """
     pw = load_pathways()
+    if not isinstance(raw, dict):
+        raise tcgcore.CardDataError(f"{path}: expected a table of [[card]] entries")
+    base = raw.get("base", "builtin")
+    if base not in POOL_BASES:
+        raise tcgcore.CardDataError(f"{path}: field 'base': {base!r} is not one of "
+                                    f"{', '.join(POOL_BASES)}")
+    unknown = sorted(set(raw) - {"card", "base"})
+    if unknown:
+        raise tcgcore.CardDataError(f"{path}: unknown top-level field(s) {', '.join(unknown)} "
+                                    "(a pool file has [[card]] tables and an optional base)")
     records = raw.get("card")
     if not isinstance(records, list):
         raise tcgcore.CardDataError(f"{path}: expected a list of [[card]] tables")
@@ -352,7 +374,7 @@ def parse_pool(raw: dict[str, Any], path: str = "<memory>") -> CardPool:
             raise _err(path, card.id, "id", "duplicate card id")
         _validate(path, card, pw)
         cards[card.id] = card
-    return CardPool(path, cards)
+    return CardPool(path, cards, base=str(base))
 
 
 def load_pool_file(path: str | Path) -> CardPool:
@@ -375,10 +397,28 @@ _POOLS: dict[str, CardPool] = {}
 
 def get_pool(name: str) -> CardPool:
     """The pool named by the ``pool`` option: ``"builtin"`` or a file path (cached per path;
-    pools are immutable data, never game state)."""
+    pools are immutable data, never game state).
+
+    A file's cards are laid over the built-in pool: a new id adds a card, an id the
+    built-in pool has replaces that card (a designer's file holds only the cards they
+    make or change). A file whose top-level ``base`` is ``"none"`` is a whole pool of its
+    own instead.
+
+    Raises:
+        tcgcore.CardDataError: the file cannot be read or a card in it is invalid (the
+            message names the file, the card and the field).
+    """
     pool = _POOLS.get(name)
     if pool is None:
-        path = DATA_DIR / "starter_pool.toml" if name == "builtin" else Path(name)
-        pool = load_pool_file(path)
+        if name == "builtin":
+            pool = load_pool_file(DATA_DIR / "starter_pool.toml")
+            pool.base = "none"
+        else:
+            own = load_pool_file(Path(name))
+            if own.base == "builtin":
+                pool = CardPool(own.path, {**get_pool("builtin").cards, **own.cards},
+                                base="builtin", own=own.own)
+            else:
+                pool = own
         _POOLS[name] = pool
     return pool

@@ -14,8 +14,10 @@ from tcgcore import Event, View
 
 from . import rules, search_hooks, validation
 from .agents import make_heuristic, make_random
-from .cards import CardDef, get_pool, load_pathways
+from .card_usage import card_usage
+from .cards import _POOLS, CardDef, get_pool, load_pathways
 from .decks import check_deck_text
+from .options import RULES_OPTION_NAMES, parse_rules_options
 from .rules import SLOT_NAMES, agility, cdef, spec, strength, z
 from .state import GuimiState
 
@@ -78,8 +80,11 @@ def _defs() -> dict[str, CardDef]:
 
 
 def card_name(code: str) -> str:
-    """``English name (中文名)`` of a built-in card, or the code itself."""
+    """``English name (中文名)`` of a built-in card, else of a card of a pool file this
+    process has loaded (a designer's card), or the code itself."""
     d = _defs().get(code)
+    if d is None:
+        d = next((p.cards[code] for p in list(_POOLS.values()) if code in p.cards), None)
     return f"{d.name_en} ({d.name_zh})" if d is not None else code
 
 
@@ -533,6 +538,17 @@ def _check_deck(text: str, source: str) -> list[str]:
     return check_deck_text(text, source)
 
 
+def _check_deck_with(text: str, source: str, options: dict[str, Any]) -> list[str]:
+    """A deck's problems against the options' ``pool`` (a designer's card file) and rules
+    options; a pool that cannot be loaded is the one problem."""
+    tcgcore.check_options(options, ("pool", *RULES_OPTION_NAMES), "guimi_revival")
+    try:
+        pool = get_pool(str(options.get("pool", "builtin")))
+    except tcgcore.CardDataError as exc:
+        return [str(exc)]
+    return check_deck_text(text, source, parse_rules_options(options), pool)
+
+
 spec.view_extra = view_extra
 spec.validate_state = validation.validate_state
 spec.resume_steps = validation.RESUME_STEPS
@@ -551,12 +567,15 @@ spec.card_text = card_text
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.check_deck = _check_deck
+spec.check_deck_with = _check_deck_with
 spec.agents["heuristic"] = make_heuristic
 spec.agents["random"] = make_random
 spec.default_agent = "heuristic"
 # determinisation and search hooks (tcgcore.determinize, the ismcts agent)
 spec.sample_pool = search_hooks.sample_pool
 spec.evaluate = search_hooks.evaluate
+# the balance lab's card figures (tcgcore.balance)
+spec.card_usage = card_usage
 
 
 @tcgcore.hookimpl

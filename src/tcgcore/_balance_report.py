@@ -1,4 +1,5 @@
-"""The balance lab's reports: Markdown, HTML and (with the ``lab`` extra) plots.
+"""The balance lab's reports: their data (msgspec Structs) and how they are written as
+Markdown, HTML and (with the ``lab`` extra) plots.
 
 A report is built once as a list of blocks (headings, paragraphs, tables, pictures) and
 rendered twice, so the Markdown and the HTML page always say the same. Plots are drawn with
@@ -12,18 +13,229 @@ import html
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
-
-if TYPE_CHECKING:
-    from ._balance import ABReport, BalanceReport, Rate
 
 #: how to get the plots, in words
 LAB_HINT = 'pip install "tcgcore[lab]"'
 
 # a block: ("h1" | "h2" | "p", text) | ("table", headers, rows) | ("img", name, caption)
 Block = tuple[Any, ...]
+
+
+class Rate(msgspec.Struct, kw_only=True, array_like=True):
+    """``count`` of ``of`` with the observed ``rate`` and its Wilson 95 % interval
+    ``low .. high`` (``of`` 0: rate 0, interval 0 .. 1)."""
+
+    count: int
+    of: int
+    rate: float
+    low: float
+    high: float
+
+
+class Matchup(msgspec.Struct, kw_only=True):
+    """The row deck against the column deck, over both seatings.
+
+    Attributes:
+        deck, against: the two decks (``deck == against``: the mirror match, whose figure
+            is seat 0's).
+        wins: games ``deck`` won, of ``games``; ``rate`` with its Wilson interval.
+    """
+
+    deck: str
+    against: str
+    wins: int
+    games: int
+    rate: Rate
+
+
+class GameQuality(msgspec.Struct, kw_only=True):
+    """Game-quality figures in the manner of Ludii's metrics (docs/balance.md defines each).
+
+    Attributes:
+        balance: 1 minus the spread (largest minus smallest) of the seats' win rates
+            (1: every seat wins equally often; a solo or co-operative game: 1).
+        completion: share of games someone won.
+        drawishness: share of drawn games.
+        decisiveness: share of games with exactly one winner (a competitive game) or with
+            a winner at all (a solo or co-operative one).
+        duration: median length in turns (``state.turn`` at the end); ``mean_turns`` the mean.
+        decisions_per_turn: decisions made per turn, over all games.
+        branching_factor: options offered per decision, over all games.
+    """
+
+    balance: float
+    completion: float
+    drawishness: float
+    decisiveness: float
+    duration: float
+    mean_turns: float
+    decisions_per_turn: float
+    branching_factor: float
+
+
+class CardFigure(msgspec.Struct, kw_only=True):
+    """One card's figures, counted over seat-games (a seat in a game whose deck held it),
+    a win being that seat among the winners (in a co-operative scenario: the scenario won).
+
+    Attributes:
+        code, name: the card.
+        games: seat-games with the card in the deck; ``won`` the rate they won.
+        drawn: won when drawn (opening hand included; 17lands' "GIH WR").
+        opening: won when in the opening hand ("OH WR").
+        played: won when played or used ("GP WR").
+        not_drawn: won when never drawn ("GNS WR").
+        improvement: ``drawn - not_drawn`` with its Newcombe 95 % interval ("IWD"),
+            ``[d, low, high]``.
+        play_rate: share of its seat-games in which it was played.
+        sample_ok: whether both ``drawn`` and ``not_drawn`` reach the report's minimum
+            sample (tables show the figures only where their own sample does).
+    """
+
+    code: str
+    name: str
+    games: int
+    won: Rate
+    drawn: Rate
+    opening: Rate
+    played: Rate
+    not_drawn: Rate
+    improvement: list[float]
+    play_rate: float
+    sample_ok: bool
+
+
+class GameRecord(msgspec.Struct, kw_only=True, array_like=True):
+    """One game of a balance run, kept for pairing (:func:`balance_ab`).
+
+    Attributes:
+        run: which run (its label, e.g. ``"seer v hunter"``).
+        index: the game's index in that run (match seed = base seed + index).
+        decks: the seats' decks (empty when the game's default).
+        winners, reason, turns, first_player: the outcome.
+    """
+
+    run: str
+    index: int
+    decks: list[str]
+    winners: list[int]
+    reason: str
+    turns: int
+    first_player: int
+
+
+class BalanceReport(msgspec.Struct, kw_only=True):
+    """What :func:`balance` measured.
+
+    Attributes:
+        game, seed, agents, options: what was run (``options`` without the decks).
+        games: games played in all; ``games_per_run`` per run; ``decks``: the decks
+            compared (the matrix's rows and columns; empty when there is no matrix).
+        players: seats per game; ``cooperative``: no game had one winner and a loser (a
+            solo or co-operative game: no seat or first-player advantage to measure).
+        seat_wins: per seat, its games won.
+        first_player: the first player's wins among decided games (``None``: no decided
+            game).
+        matchups: the matrix, row deck by column deck (empty without decks).
+        reasons: how games ended, by result reason.
+        lengths: games per length in turns.
+        quality: the Ludii-style figures.
+        cards: the card-level figures (empty when the game has no ``card_usage`` hook),
+            most-drawn first.
+        min_sample: the smallest sample a card figure is shown for.
+        records: every game (for pairing).
+    """
+
+    game: str
+    seed: int
+    agents: list[str]
+    options: dict[str, Any]
+    games: int
+    games_per_run: int
+    decks: list[str]
+    players: int
+    cooperative: bool
+    seat_wins: list[Rate]
+    first_player: Rate | None
+    matchups: list[Matchup]
+    reasons: dict[str, int]
+    lengths: dict[int, int]
+    quality: GameQuality
+    cards: list[CardFigure]
+    min_sample: int
+    records: list[GameRecord] = []
+
+    def markdown(self, plots: Mapping[str, str] | None = None) -> str:
+        """The report as Markdown (``plots``: picture name -> file name, linked when given)."""
+        return balance_markdown(self, plots or {})
+
+    def write(self, out: str | Path) -> list[Path]:
+        """Write ``report.md``, ``report.html``, ``report.json`` and (with the ``lab``
+        extra) the plots as PNG files into the folder ``out`` (made if missing); returns
+        the files written.
+
+        Raises:
+            OSError: the folder cannot be made or written.
+        """
+        return write_balance(self, Path(out))
+
+
+class Moved(msgspec.Struct, kw_only=True):
+    """One figure of an A/B comparison.
+
+    Attributes:
+        what: the figure (``"win rate: seer"``, ``"ends by deck_out"``, ``"turns"``,
+            ``"drawn win rate: Fool"`` …).
+        a, b: its value under A and under B.
+        delta: ``b - a``; ``low .. high`` its 95 % interval.
+        p: the two-sided p-value (McNemar's exact test for paired yes/no figures, a normal
+            test of the mean paired difference for lengths, the Newcombe interval's normal
+            approximation for unpaired card figures).
+        significant: ``p < 0.05``.
+        pairs: the paired games (or, for a card, the smaller of its two samples).
+        paired: whether the games were compared seed by seed.
+    """
+
+    what: str
+    a: float
+    b: float
+    delta: float
+    low: float
+    high: float
+    p: float
+    significant: bool
+    pairs: int
+    paired: bool
+
+
+class ABReport(msgspec.Struct, kw_only=True):
+    """What :func:`balance_ab` measured: both reports and what moved from A to B, most
+    significant first.
+
+    Attributes:
+        label_a, label_b: what A and B are (``"pool builtin"``, ``"defeat_condition=death"``).
+        a, b: the two balance reports (same game, seeds, decks and agents).
+        pairs: games played under both settings with the same seeds.
+        moved: every compared figure; ``significant`` marks the ones that moved.
+    """
+
+    label_a: str
+    label_b: str
+    a: BalanceReport
+    b: BalanceReport
+    pairs: int
+    moved: list[Moved]
+
+    def markdown(self, plots: Mapping[str, str] | None = None) -> str:
+        """The comparison as Markdown."""
+        return ab_markdown(self, plots or {})
+
+    def write(self, out: str | Path) -> list[Path]:
+        """Write the comparison (``report.md``, ``report.html``, ``report.json``, plots) into
+        ``out``; returns the files written."""
+        return write_ab(self, Path(out))
 
 
 def _pct(x: float) -> str:

@@ -47,7 +47,7 @@ from ._errors import (
     TcgcoreError,
     UnknownGameError,
 )
-from ._identity import card_alias
+from ._identity import card_alias, card_named
 from ._match import FORMAT_VERSION, Decision, Match, ReplayRecord, new_match, replay
 from ._model import (
     ALL_PLAYERS,
@@ -148,6 +148,7 @@ __all__ = [
     "__version__",
     "active_player_first",
     "card_alias",
+    "card_named",
     "check_fields",
     "check_options",
     "compiled_modules",

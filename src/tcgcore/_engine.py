@@ -31,6 +31,7 @@ import msgspec
 
 from ._errors import EngineError
 from ._identity import can_see as _can_see
+from ._identity import event_refs as _event_refs
 from ._identity import lose_sight as _lose_sight
 from ._identity import sight_snapshot as _sight_snapshot
 from ._model import (
@@ -260,6 +261,10 @@ class Engine(Generic[S]):
         ``code`` and ``secret``.
         """
         state = self.state
+        spec = self.spec
+        refs = _event_refs(state, spec.card_data_keys, spec.card_zone_prefixes, data, src,
+                           dst) if (data and spec.card_data_keys) or (
+                               spec.card_zone_prefixes and (src or dst)) else None
         snap = None
         if card is not None and type(card) is int and 0 <= card < len(state.cards):
             snap = _sight_snapshot(state, card)
@@ -286,10 +291,10 @@ class Engine(Generic[S]):
             secret=secret if secret is not None else {},
             seen_by=seen_by,
             sight=snap,
+            refs=refs,
         )
         state.event_count += 1
         self._sink.append(event)
-        spec = self.spec
         collect = spec.collect_triggers
         if collect is not None:
             kinds = spec.trigger_kinds
@@ -653,6 +658,10 @@ class Engine(Generic[S]):
         width = state.num_players + 1
         snap = tuple(sight[card_id * width:card_id * width + width]) \
             if card_id * width < len(sight) else None
+        spec = self.spec
+        refs = _event_refs(state, spec.card_data_keys, spec.card_zone_prefixes, data,
+                           src.id, to_zone) if spec.card_zone_prefixes or (
+                               data and spec.card_data_keys) else None
         if after != ALL_PLAYERS:
             losers = seen & ~after & ((1 << width) - 1)
             if losers:
@@ -671,10 +680,10 @@ class Engine(Generic[S]):
             data=data if data is not None else {},
             seen_by=seen,
             sight=snap,
+            refs=refs,
         )
         state.event_count = seq + 1
         self._sink.append(event)
-        spec = self.spec
         collect = spec.collect_triggers
         if collect is not None:
             kinds = spec.trigger_kinds

@@ -243,7 +243,7 @@ CARD_LIKE_DATA_KEYS = frozenset({
 def _zone_names_card(zone_id: str, state: Any) -> bool:
     """Whether a zone id ends in ``.<n>`` with ``n`` a card instance id that is no seat
     (``at.12``; not ``hand.0``): a zone named after a card."""
-    head, dot, tail = zone_id.rpartition(".")
+    _head, dot, tail = zone_id.rpartition(".")
     return bool(dot) and tail.isdigit() and state.num_players <= int(tail) < len(state.cards)
 
 

@@ -44,6 +44,7 @@ from ._errors import (
     SeatError,
     SimulationError,
     StateDecodeError,
+    StepLimitError,
     TcgcoreError,
     UnknownGameError,
 )
@@ -134,6 +135,7 @@ __all__ = [
     "SimulationReport",
     "StateDecodeError",
     "Step",
+    "StepLimitError",
     "TcgcoreError",
     "Trigger",
     "TriggerOptIn",

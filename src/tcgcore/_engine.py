@@ -29,7 +29,7 @@ from typing import Any, Final, Generic, TypeAlias, TypeVar
 
 import msgspec
 
-from ._errors import EngineError
+from ._errors import EngineError, StepLimitError
 from ._identity import can_see as _can_see
 from ._identity import event_refs as _event_refs
 from ._identity import lose_sight as _lose_sight
@@ -112,6 +112,10 @@ def decided_by(seat_of: Callable[[Engine[Any]], int]) -> TriggerPolicy:
 # --------------------------------------------------------------------------- engine
 
 
+#: ``Engine.step_limit`` when nobody set one: more steps than any run takes
+_NO_STEP_LIMIT: Final = 1 << 62
+
+
 class Engine(Generic[S]):
     """The object handlers work through: the state plus the operations every game uses.
 
@@ -121,9 +125,11 @@ class Engine(Generic[S]):
     Attributes:
         spec: the game definition.
         state: the live game state (mutated in place).
+        step_limit: most steps one :meth:`run` may take before a choice or the end
+            (default: no limit); a host sets it to bound the work of one request.
     """
 
-    __slots__ = ("_sink", "spec", "state")
+    __slots__ = ("_sink", "spec", "state", "step_limit")
 
     def __init__(self, spec: GameSpec[S], state: S,
                  sink: list[Event] | deque[Event] | None = None) -> None:
@@ -131,6 +137,7 @@ class Engine(Generic[S]):
         self.state = state
         # where events go: the match's history, or a deque of length 0 that drops them
         self._sink: list[Event] | deque[Event] = sink if sink is not None else []
+        self.step_limit: int = _NO_STEP_LIMIT
 
     # ---- queue and choices
     @property
@@ -756,9 +763,11 @@ class Engine(Generic[S]):
         Raises:
             EngineError: if the stack runs dry with no choice and no result, or a
                 step type has no handler.
+            StepLimitError: more than ``step_limit`` steps ran.
         """
         state = self.state
         stack = state.stack
+        left = self.step_limit
         handlers = self.spec.handlers
         if state.triggers and state.pending is None and state.result is None:
             # triggers collected outside a step (during setup, or by a scenario builder)
@@ -771,6 +780,10 @@ class Engine(Generic[S]):
                 raise EngineError(
                     f"{self.spec.name}: no pending work, no choice and no result"
                 )
+            left -= 1
+            if left < 0:
+                raise StepLimitError(f"{self.spec.name}: more than {self.step_limit} steps "
+                                     "without a choice")
             step = pop()
             handler = handler_of(type(step))
             if handler is None:

@@ -70,8 +70,8 @@ MAX_EVENTS = 5_000
 
 #: Requests one session may make: a bucket of ``RATE_BURST`` requests refilled at
 #: ``RATE_PER_SECOND`` (refused as ``rate_limited``; nothing changes).
-RATE_PER_SECOND = 500.0
-RATE_BURST = 2_000
+RATE_PER_SECOND = 1000.0
+RATE_BURST = 5_000
 
 #: Environment variables an operator sets for ``tcgcore serve``: the key saves are signed
 #: with (any text; default a per-process secret) and the admin token that allows loading a save

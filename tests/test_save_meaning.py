@@ -221,3 +221,20 @@ def test_arkham_harm_is_assigned_to_the_investigator_or_an_asset() -> None:
     options[0] = dict(options[0], key="mental")
     _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'mental' is not what "
                   r"HarmAnswer reads")
+
+
+def test_guimi_every_answer_step_says_which_keys_it_reads() -> None:
+    from tcgcore_guimi_revival import validation
+    from tcgcore_guimi_revival.state import MainAnswer
+
+    assert set(validation._HEADS) | {MainAnswer} == set(validation.RESUME_STEPS)
+
+
+def test_guimi_a_key_of_another_step_is_refused() -> None:
+    doc = _doc(tcgcore.new_match("guimi_revival", seed=3))
+    pending = doc["state"]["pending"]
+    assert pending["kind"] == "mulligan"
+    card = pending["options"][0]["card"]
+    pending["options"][0] = dict(pending["options"][0], key=f"attack:{card}")
+    _refused(doc, r"guimi_revival save: pending\.options\[0\]\.key: 'attack:\d+' is not an "
+                  r"answer of this step")

@@ -238,3 +238,11 @@ def test_guimi_a_key_of_another_step_is_refused() -> None:
     pending["options"][0] = dict(pending["options"][0], key=f"attack:{card}")
     _refused(doc, r"guimi_revival save: pending\.options\[0\]\.key: 'attack:\d+' is not an "
                   r"answer of this step")
+
+
+def test_arkham_a_connection_is_listed_once() -> None:
+    doc = _doc(_played_to("arkham_card", "action", players=2))
+    here = next(iter(doc["state"]["adj"]))
+    there = int(here)  # (any location in play does: a location of the scenario)
+    doc["state"]["adj"][here] = [there, there]
+    _refused(doc, r"arkham_card save: adj\[.*\]: a connection is listed twice")

@@ -232,6 +232,8 @@ def _inv_problem(state: ArkhamState) -> str | None:
         for loc in linked:
             if f"at.{loc}" not in state.zones:
                 return f"adj[{key!r}]: {loc} is not a location in play"
+        if len(set(linked)) != len(linked):  # each connection once (one move action each)
+            return f"adj[{key!r}]: a connection is listed twice"
     for token in state.next_tokens:
         if not _token_ok(token):
             return f"next_tokens: {token!r} is not a chaos token"

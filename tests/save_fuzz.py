@@ -136,6 +136,8 @@ def _nest(depth: int) -> Any:
 def mutate_tree(rng: random.Random, tree: Any, same: list[Any], other: list[Any],
                 json_ok: bool) -> tuple[str, Any]:
     """One structured mutation of a decoded state; returns its name and the new tree."""
+    if rng.random() < 0.2 and isinstance(tree, dict) and isinstance(tree.get("pending"), dict):
+        return _mutate_pending(rng, tree, same)
     paths = list(_paths(tree))
     path = rng.choice(paths[1:] or paths)
     kind = rng.choice(("splice_same", "splice_same", "splice_other", "shuffle", "set", "set",
@@ -182,6 +184,38 @@ def mutate_tree(rng: random.Random, tree: Any, same: list[Any], other: list[Any]
             del parent[path[-1]]
         return kind, tree
     return kind, _set(tree, path, rng.choice(_EDGE_VALUES))
+
+
+def _mutate_pending(rng: random.Random, tree: dict[str, Any], same: list[Any]
+                    ) -> tuple[str, Any]:
+    """A mutation of the pending choice that keeps its shape: an option (key, card, data)
+    or the kind, seat or bounds taken from another save's pending choice of the same game,
+    or a number inside a key moved to another card, so that the step under it must tell
+    whether it can read every option."""
+    pending = tree["pending"]
+    donors = [s["pending"] for s in same if isinstance(s, dict) and isinstance(s.get("pending"),
+                                                                              dict)]
+    options = pending.get("options") or []
+    what = rng.choice(("option", "option", "key_number", "kind", "player", "bounds", "card"))
+    donor = rng.choice(donors) if donors else pending
+    if what == "option" and options and donor.get("options"):
+        options[rng.randrange(len(options))] = _copy(rng.choice(donor["options"]))
+    elif what == "key_number" and options:
+        opt = options[rng.randrange(len(options))]
+        parts = str(opt.get("key", "")).split(":")
+        numbered = [i for i, part in enumerate(parts) if part.isdigit()]
+        if numbered:
+            parts[rng.choice(numbered)] = str(rng.choice((0, 1, 2, 5, 17, 40, 99, 150, 999)))
+            opt["key"] = ":".join(parts)
+    elif what == "card" and options:
+        opt = options[rng.randrange(len(options))]
+        opt["card"] = rng.choice((None, 0, 1, 3, 30, 77, 120))
+    elif what in ("kind", "player") and what in donor:
+        pending[what] = donor[what]
+    elif what == "bounds":
+        pending["min"], pending["max"] = rng.choice(((0, 0), (0, 1), (1, 1), (0, 9), (2, 2),
+                                                     (donor.get("min", 1), donor.get("max", 1))))
+    return "pending_" + what, tree
 
 
 def _copy(value: Any) -> Any:

@@ -189,3 +189,60 @@ def test_arkham_a_numbered_answer_without_its_number_is_refused() -> None:
     pending["options"][0] = dict(pending["options"][0], key="card")
     _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'card' is not what "
                   r"MulliganAnswer reads")
+
+
+def test_arkham_every_resume_step_says_which_keys_it_reads() -> None:
+    import tcgcore_arkham_card.plugin  # noqa: F401  (loads the rules before validation)
+    from tcgcore_arkham_card import validation
+    from tcgcore_arkham_card.state import ActionChosen
+
+    assert set(validation._READS) | {ActionChosen} == set(validation.RESUME_STEPS)
+
+
+def test_arkham_a_key_of_another_step_is_refused() -> None:
+    doc = _doc(_played_to("arkham_card", "fast_window", players=2))
+    options = doc["state"]["pending"]["options"]
+    options[0] = dict(options[0], key="enemy:3")  # what an attack order reads, not a window
+    _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'enemy:3' is not what "
+                  r"TestWindowAnswer reads")
+
+
+def test_arkham_a_fast_ability_key_names_card_and_ability() -> None:
+    doc = _doc(_played_to("arkham_card", "fast_window", players=2))
+    options = doc["state"]["pending"]["options"]
+    options[0] = dict(options[0], key="fast:4", card=4)
+    _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'fast:4' is not what "
+                  r"TestWindowAnswer reads")
+
+
+def test_arkham_harm_is_assigned_to_the_investigator_or_an_asset() -> None:
+    doc = _doc(_played_to("arkham_card", "assign_damage", players=2))
+    options = doc["state"]["pending"]["options"]
+    options[0] = dict(options[0], key="mental")
+    _refused(doc, r"arkham_card save: pending\.options\[0\]\.key: 'mental' is not what "
+                  r"HarmAnswer reads")
+
+
+def test_guimi_every_answer_step_says_which_keys_it_reads() -> None:
+    from tcgcore_guimi_revival import validation
+    from tcgcore_guimi_revival.state import MainAnswer
+
+    assert set(validation._HEADS) | {MainAnswer} == set(validation.RESUME_STEPS)
+
+
+def test_guimi_a_key_of_another_step_is_refused() -> None:
+    doc = _doc(tcgcore.new_match("guimi_revival", seed=3))
+    pending = doc["state"]["pending"]
+    assert pending["kind"] == "mulligan"
+    card = pending["options"][0]["card"]
+    pending["options"][0] = dict(pending["options"][0], key=f"attack:{card}")
+    _refused(doc, r"guimi_revival save: pending\.options\[0\]\.key: 'attack:\d+' is not an "
+                  r"answer of this step")
+
+
+def test_arkham_a_connection_is_listed_once() -> None:
+    doc = _doc(_played_to("arkham_card", "action", players=2))
+    here = next(iter(doc["state"]["adj"]))
+    there = int(here)  # (any location in play does: a location of the scenario)
+    doc["state"]["adj"][here] = [there, there]
+    _refused(doc, r"arkham_card save: adj\[.*\]: a connection is listed twice")

@@ -363,3 +363,68 @@ def test_a_crafted_trigger_seat_is_refused_before_it_can_cost_memory(
                               "format": "json", "admin_token": "op"})
     assert response["error"]["code"] == "bad_save"
     assert "triggers[0].player: 17179869184 is not a seat" in response["error"]["message"]
+
+
+def test_a_save_over_the_size_limit_is_refused_before_it_is_decoded(
+        registry: tcgcore.Registry) -> None:
+    server = Server(registry, admin_token="operator-secret", max_save=512)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 4})
+    saved = server.handle({"op": "save", "match": created["match"],
+                           "admin_token": created["admin_token"]})
+    assert len(base64.b64decode(saved["data"])) > 512
+    for request in ({"op": "load", "data": saved["data"], "signature": saved["signature"]},
+                    {"op": "load", "data": "A" * 4096, "admin_token": "operator-secret"},
+                    {"op": "load", "format": "json", "data": "{" * 600}):
+        _error(server.handle(request), "too_large")
+    roomy = Server(registry, save_key="k", max_save=1 << 20)
+    made = roomy.handle({"op": "create", "game": "sparks", "seed": 4})
+    kept = roomy.handle({"op": "save", "match": made["match"], "admin_token": made["admin_token"]})
+    assert roomy.handle({"op": "load", "data": kept["data"], "signature": kept["signature"]})["ok"]
+
+
+def test_an_answer_over_the_step_budget_is_refused_and_the_match_restored(
+        registry: tcgcore.Registry) -> None:
+    server = Server(registry, max_steps=1)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 4})
+    match_id, tokens = created["match"], created["tokens"]
+    before = server.matches[match_id].match.to_bytes()
+    seat = created["status"]["waiting_for"]
+    choice = server.handle({"op": "pending", "match": match_id, "seat": seat,
+                            "token": tokens[seat]})["choice"]
+    keys = [o.key for o in choice.options][:choice.min]  # (in-process: a Choice)
+    error = _error(server.handle({"op": "choose", "match": match_id, "seat": seat,
+                                  "token": tokens[seat], "keys": keys}), "step_limit")
+    assert "more than 1 engine steps" in error["message"]
+    assert server.matches[match_id].match.to_bytes() == before
+    server.max_steps = _serve.MAX_STEPS
+    assert server.handle({"op": "choose", "match": match_id, "seat": seat,
+                          "token": tokens[seat], "keys": keys})["ok"]
+
+
+def test_requests_over_the_sessions_rate_are_refused_until_the_bucket_refills(
+        registry: tcgcore.Registry) -> None:
+    now = [100.0]
+    server = Server(registry, rate=(10.0, 3), clock=lambda: now[0])
+    assert all(server.handle({"op": "hello"})["ok"] for _ in range(3))
+    _error(server.handle({"op": "hello"}), "rate_limited")
+    now[0] += 0.15  # one request's worth of refill (and a half)
+    assert server.handle({"op": "hello"})["ok"]
+    _error(server.handle({"op": "hello"}), "rate_limited")
+    now[0] += 60.0  # the bucket holds at most its burst
+    assert all(server.handle({"op": "hello"})["ok"] for _ in range(3))
+    _error(server.handle({"op": "hello"}), "rate_limited")
+
+
+def test_one_events_response_holds_at_most_max_events(registry: tcgcore.Registry) -> None:
+    server = Server(registry, max_events=2)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 4})
+    got: list[int] = []
+    since = 0
+    while True:
+        page = server.handle({"op": "events", "match": created["match"], "since": since})
+        assert len(page["events"]) <= 2
+        got += [e.seq for e in page["events"]]
+        if page["next"] == since:
+            break
+        since = page["next"]
+    assert got == list(range(server.matches[created["match"]].match.state.event_count))

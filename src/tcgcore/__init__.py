@@ -59,10 +59,11 @@ from ._errors import (
     SeatError,
     SimulationError,
     StateDecodeError,
+    StepLimitError,
     TcgcoreError,
     UnknownGameError,
 )
-from ._identity import card_alias
+from ._identity import card_alias, card_named
 from ._keys import KEY_SEPARATOR, Key, card_option, option_key, parse_key
 from ._match import FORMAT_VERSION, Decision, Match, ReplayRecord, new_match, replay
 from ._model import (
@@ -164,6 +165,7 @@ __all__ = [
     "SimulationReport",
     "StateDecodeError",
     "Step",
+    "StepLimitError",
     "TcgcoreError",
     "Trigger",
     "TriggerOptIn",
@@ -180,6 +182,7 @@ __all__ = [
     "balance",
     "balance_ab",
     "card_alias",
+    "card_named",
     "card_option",
     "check_fields",
     "check_options",

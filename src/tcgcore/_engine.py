@@ -29,8 +29,9 @@ from typing import Any, Final, Generic, TypeAlias, TypeVar
 
 import msgspec
 
-from ._errors import EngineError
+from ._errors import EngineError, StepLimitError
 from ._identity import can_see as _can_see
+from ._identity import event_refs as _event_refs
 from ._identity import lose_sight as _lose_sight
 from ._identity import sight_snapshot as _sight_snapshot
 from ._model import (
@@ -111,6 +112,10 @@ def decided_by(seat_of: Callable[[Engine[Any]], int]) -> TriggerPolicy:
 # --------------------------------------------------------------------------- engine
 
 
+#: ``Engine.step_limit`` when nobody set one: more steps than any run takes
+_NO_STEP_LIMIT: Final = 1 << 62
+
+
 class Engine(Generic[S]):
     """The object handlers work through: the state plus the operations every game uses.
 
@@ -120,9 +125,11 @@ class Engine(Generic[S]):
     Attributes:
         spec: the game definition.
         state: the live game state (mutated in place).
+        step_limit: most steps one :meth:`run` may take before a choice or the end
+            (default: no limit); a host sets it to bound the work of one request.
     """
 
-    __slots__ = ("_sink", "spec", "state")
+    __slots__ = ("_sink", "spec", "state", "step_limit")
 
     def __init__(self, spec: GameSpec[S], state: S,
                  sink: list[Event] | deque[Event] | None = None) -> None:
@@ -130,6 +137,7 @@ class Engine(Generic[S]):
         self.state = state
         # where events go: the match's history, or a deque of length 0 that drops them
         self._sink: list[Event] | deque[Event] = sink if sink is not None else []
+        self.step_limit: int = _NO_STEP_LIMIT
 
     # ---- queue and choices
     @property
@@ -260,6 +268,10 @@ class Engine(Generic[S]):
         ``code`` and ``secret``.
         """
         state = self.state
+        spec = self.spec
+        refs = _event_refs(state, spec.card_data_keys, spec.card_zone_prefixes, data, src,
+                           dst) if (data and spec.card_data_keys) or (
+                               spec.card_zone_prefixes and (src or dst)) else None
         snap = None
         if card is not None and type(card) is int and 0 <= card < len(state.cards):
             snap = _sight_snapshot(state, card)
@@ -286,10 +298,10 @@ class Engine(Generic[S]):
             secret=secret if secret is not None else {},
             seen_by=seen_by,
             sight=snap,
+            refs=refs,
         )
         state.event_count += 1
         self._sink.append(event)
-        spec = self.spec
         collect = spec.collect_triggers
         if collect is not None:
             kinds = spec.trigger_kinds
@@ -653,6 +665,10 @@ class Engine(Generic[S]):
         width = state.num_players + 1
         snap = tuple(sight[card_id * width:card_id * width + width]) \
             if card_id * width < len(sight) else None
+        spec = self.spec
+        refs = _event_refs(state, spec.card_data_keys, spec.card_zone_prefixes, data,
+                           src.id, to_zone) if spec.card_zone_prefixes or (
+                               data and spec.card_data_keys) else None
         if after != ALL_PLAYERS:
             losers = seen & ~after & ((1 << width) - 1)
             if losers:
@@ -671,10 +687,10 @@ class Engine(Generic[S]):
             data=data if data is not None else {},
             seen_by=seen,
             sight=snap,
+            refs=refs,
         )
         state.event_count = seq + 1
         self._sink.append(event)
-        spec = self.spec
         collect = spec.collect_triggers
         if collect is not None:
             kinds = spec.trigger_kinds
@@ -747,9 +763,11 @@ class Engine(Generic[S]):
         Raises:
             EngineError: if the stack runs dry with no choice and no result, or a
                 step type has no handler.
+            StepLimitError: more than ``step_limit`` steps ran.
         """
         state = self.state
         stack = state.stack
+        left = self.step_limit
         handlers = self.spec.handlers
         if state.triggers and state.pending is None and state.result is None:
             # triggers collected outside a step (during setup, or by a scenario builder)
@@ -762,6 +780,10 @@ class Engine(Generic[S]):
                 raise EngineError(
                     f"{self.spec.name}: no pending work, no choice and no result"
                 )
+            left -= 1
+            if left < 0:
+                raise StepLimitError(f"{self.spec.name}: more than {self.step_limit} steps "
+                                     "without a choice")
             step = pop()
             handler = handler_of(type(step))
             if handler is None:

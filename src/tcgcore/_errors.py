@@ -132,6 +132,12 @@ class EngineError(TcgcoreError, RuntimeError):
     """A game plugin broke an engine invariant (for example no handler for a step type)."""
 
 
+class StepLimitError(EngineError):
+    """The engine ran more steps than its ``step_limit`` allows before reaching a choice
+    (a host's budget per request, such as ``tcgcore serve``'s); the match is left
+    part-way through, like after any :class:`EngineError`."""
+
+
 class BackendError(TcgcoreError):
     """A simulation backend that cannot be used here: its optional dependency is not
     installed (the message says which ``pip install`` brings it), or the cluster it

@@ -35,7 +35,8 @@ import msgspec
 
 from ._model import ALL_PLAYERS, CardInstance, Choice, Event, GameState, Option, Zone
 
-__all__ = ["card_alias", "seat_choice", "seat_event", "sight_epoch"]
+__all__ = ["card_alias", "card_named", "seat_choice", "seat_event", "sight_epoch",
+           "zone_alias"]
 
 _replace = msgspec.structs.replace
 _MAX_CARDS = 1 << 16
@@ -208,10 +209,131 @@ def can_see(viewer: int | None, card: CardInstance, zone: Zone) -> bool:
     return vis == "public" or (viewer is not None and viewer == zone.owner)
 
 
+@lru_cache(maxsize=4096)
+def zone_card(prefixes: tuple[str, ...], zone_id: str) -> int | None:
+    """The card instance id a zone id ends in when it is one of ``prefixes`` followed by
+    digits (``at.12`` -> 12 under ``("at.",)``), else ``None``."""
+    for prefix in prefixes:
+        if zone_id.startswith(prefix):
+            rest = zone_id[len(prefix):]
+            if rest.isdigit() and rest.isascii() and len(rest) <= 5:
+                return int(rest)
+    return None
+
+
+def zone_alias(state: GameState[Any], zone_id: str, viewer: int | None,
+               prefixes: tuple[str, ...]) -> str:
+    """``zone_id`` as ``viewer`` sees it: a zone named after a card (a prefix of
+    ``prefixes`` and an instance id) is named after the viewer's alias of that card
+    (``at.12`` -> ``at.3054217789``); any other zone id is returned as it is."""
+    cid = zone_card(prefixes, zone_id) if prefixes else None
+    if cid is None or cid >= len(state.cards):
+        return zone_id
+    return zone_id[:len(zone_id) - len(str(cid))] + str(card_alias(state, cid, viewer))
+
+
+def _card_ids(value: Any) -> list[int]:
+    """The card ids a card data field holds: an int, or comma-separated ints as text."""
+    if type(value) is int:
+        return [value]
+    if type(value) is str:
+        return [int(x) for x in value.split(",") if x.strip().isdigit() and len(x) < 8]
+    return []
+
+
+def event_refs(state: GameState[Any], keys: frozenset[str], prefixes: tuple[str, ...],
+               data: dict[str, Any] | None, src: str | None, dst: str | None
+               ) -> tuple[tuple[str, int, int, tuple[int, ...]], ...] | None:
+    """What an event must remember of the cards it names outside ``card`` (``Event.refs``):
+    per card named in a ``data`` field of ``keys`` or by a ``src``/``dst`` zone id of
+    ``prefixes``, the viewers that could identify it now and its sight epochs now."""
+    named: list[tuple[str, int]] = []
+    if data and keys:
+        for key in keys & data.keys():
+            named.extend((key, cid) for cid in _card_ids(data[key]))
+    if prefixes:
+        if src is not None and (cid := zone_card(prefixes, src)) is not None:
+            named.append(("@src", cid))
+        if dst is not None and (cid := zone_card(prefixes, dst)) is not None:
+            named.append(("@dst", cid))
+    if not named:
+        return None
+    cards = state.cards
+    zones = state.zones
+    n = state.num_players
+    width = n + 1
+    sight = state.sight
+    out: list[tuple[str, int, int, tuple[int, ...]]] = []
+    for where, cid in named:
+        if not 0 <= cid < len(cards):
+            continue
+        card = cards[cid]
+        zone = zones.get(card.zone)
+        seen = 0
+        if zone is not None:
+            for v in range(width):
+                if can_see(v if v < n else None, card, zone):
+                    seen |= 1 << v
+        base = cid * width
+        epochs = tuple(sight[base:base + width]) if base < len(sight) else (0,) * width
+        out.append((where, cid, seen, epochs))
+    return tuple(out) if out else None
+
+
+def _refs_for(state: GameState[Any], event: Event, viewer: int | None) -> dict[str, Any]:
+    """The fields of ``event`` that name cards through ``refs``, as ``viewer`` reads them:
+    card data fields by the viewer's alias of that moment (a card the viewer could not
+    identify then: ``None``, or left out of a list), zone ids after the card's alias."""
+    v = _viewer_index(state, viewer)
+    seed = state.seed
+    assert event.refs is not None
+    data = dict(event.data)
+    src, dst = event.src, event.dst
+    lists: dict[str, list[str]] = {}
+    for where, cid, seen, epochs in event.refs:
+        alias = _alias(seed, v, cid, epochs[v] if v < len(epochs) else 0)
+        if where == "@src" and src is not None:
+            src = src[:len(src) - len(str(cid))] + str(alias)
+        elif where == "@dst" and dst is not None:
+            dst = dst[:len(dst) - len(str(cid))] + str(alias)
+        elif type(event.data.get(where)) is int:
+            data[where] = alias if seen >> v & 1 else None
+        else:
+            shown = lists.setdefault(where, [])
+            if seen >> v & 1:
+                shown.append(str(alias))
+    for key in data:
+        if key in lists:
+            data[key] = ",".join(lists[key])
+    return {"data": data, "src": src, "dst": dst, "refs": None}
+
+
+def card_named(state: GameState[Any], number: int) -> int | None:
+    """The card instance a number in a seat-facing event, view or choice names, for a
+    front end's words (``describe_event``, ``render_panel``): an instance id (below the
+    number of cards), or any viewer's alias of a card, present or from an earlier sight
+    epoch of the card; ``None`` when it names none. It answers from the whole state, so
+    only code that holds the state (in-process front ends) can use it."""
+    cards = state.cards
+    if 0 <= number < len(cards):
+        return number
+    if not 0 <= number < 1 << 32:
+        return None
+    for v in range(state.num_players + 1):
+        cid, epoch = _unalias(state.seed, v, number)
+        if cid < len(cards) and epoch <= sight_epoch(state, cid, v if v < state.num_players
+                                                      else None):
+            return cid
+    return None
+
+
 def seat_event(state: GameState[Any], event: Event, viewer: int | None) -> Event:
     """``event`` as ``viewer`` receives it: identity fields blanked unless the viewer may
-    see them, the card named by the viewer's alias from when the event happened, and no
-    internal sight record. (``data`` is public and passed as it is.)"""
+    see them, the card named by the viewer's alias from when the event happened, the
+    other cards it names (``refs``: card data fields, zones named after a card) by the
+    viewer's aliases of that moment, and no internal sight record."""
+    if event.refs is not None:
+        event = _replace(event, **_refs_for(state, event, viewer))
     if not event.visible_to(viewer):
         if event.card is None and event.code is None and not event.secret \
                 and event.sight is None:

@@ -255,6 +255,13 @@ class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True, gc=Fa
             spectator; ``None`` when all were 0), from which a seat's alias of ``card``
             is computed; engine-internal, never part of what a seat receives
             (see ``tcgcore._identity``).
+        refs: the other cards the event names (in ``data`` fields the game lists in
+            ``GameSpec.card_data_keys``, and in ``src``/``dst`` zone ids made of one of
+            its ``card_zone_prefixes`` and a card id), as they were when the event
+            happened: ``(where, card, seen, epochs)`` with ``where`` the data field (or
+            ``"@src"``/``"@dst"``), ``seen`` the viewer bits (seats, then the spectator)
+            that could identify the card, ``epochs`` its sight epochs; engine-internal
+            like ``sight``: a seat's copy names these cards by its aliases instead.
     """
 
     seq: int
@@ -269,6 +276,7 @@ class Event(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True, gc=Fa
     secret: dict[str, Scalar] = {}
     seen_by: int = ALL_PLAYERS
     sight: tuple[int, ...] | None = None
+    refs: tuple[tuple[str, int, int, tuple[int, ...]], ...] | None = None
 
     def visible_to(self, player: int | None) -> bool:
         """Whether ``player`` (``None`` for a spectator) may see the identity fields."""

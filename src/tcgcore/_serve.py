@@ -27,6 +27,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any, BinaryIO, Literal
 
@@ -38,6 +39,7 @@ from ._errors import (
     IllegalChoice,
     OptionsError,
     StateDecodeError,
+    StepLimitError,
     UnknownGameError,
 )
 from ._identity import seat_event
@@ -55,6 +57,21 @@ MAX_LINE = 32 * 1024 * 1024
 
 #: Most matches one session keeps at a time (``close`` frees them).
 MAX_MATCHES = 1000
+
+#: Largest save ``load`` accepts, in bytes once decoded (refused as ``too_large``).
+MAX_SAVE = 4 * 1024 * 1024
+
+#: Most engine steps one ``choose`` may run to the next choice; more is refused as
+#: ``step_limit`` and the match is left as it was.
+MAX_STEPS = 200_000
+
+#: Most events one ``events`` response carries; ``next`` says where to go on.
+MAX_EVENTS = 5_000
+
+#: Requests one session may make: a bucket of ``RATE_BURST`` requests refilled at
+#: ``RATE_PER_SECOND`` (refused as ``rate_limited``; nothing changes).
+RATE_PER_SECOND = 1000.0
+RATE_BURST = 5_000
 
 #: Environment variables an operator sets for ``tcgcore serve``: the key saves are signed
 #: with (any text; default a per-process secret) and the admin token that allows loading a save
@@ -196,12 +213,28 @@ class Server:
             in this process without the admin token).
         admin_token: the operator's token that lets ``load`` take a save this server did
             not sign; default: :data:`ADMIN_ENV` if set, else none (such saves are refused).
+        max_save: largest save ``load`` decodes, in bytes.
+        max_steps: most engine steps one request runs (``Engine.step_limit``).
+        max_events: most events one ``events`` response holds.
+        rate: ``(per_second, burst)`` of the session's request bucket; ``None``: no limit.
+        clock: seconds as a float for the rate limit (default :func:`time.monotonic`).
     """
 
     def __init__(self, registry: Registry | None = None, *, max_matches: int = MAX_MATCHES,
-                 save_key: bytes | str | None = None, admin_token: str | None = None) -> None:
+                 save_key: bytes | str | None = None, admin_token: str | None = None,
+                 max_save: int = MAX_SAVE, max_steps: int = MAX_STEPS,
+                 max_events: int = MAX_EVENTS,
+                 rate: tuple[float, int] | None = (RATE_PER_SECOND, RATE_BURST),
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.registry = registry if registry is not None else default_registry()
         self.max_matches = max_matches
+        self.max_save = max_save
+        self.max_steps = max_steps
+        self.max_events = max_events
+        self._rate = rate
+        self._clock = clock
+        self._tokens_left = float(rate[1]) if rate is not None else 0.0
+        self._refilled = clock()
         key = save_key if save_key is not None else os.environ.get(KEY_ENV)
         if isinstance(key, str):
             key = key.encode()
@@ -249,6 +282,7 @@ class Server:
             if not isinstance(request, dict):
                 raise ProtocolError("bad_request",
                                     f"a request is a JSON object, got {type(request).__name__}")
+            self._spend()
             op = _convert(request, _Op).op
             handler = self._ops.get(op)
             if handler is None:
@@ -271,6 +305,24 @@ class Server:
                 "code": "internal", "message": f"cannot encode the response: {exc}"}})
 
     # ---- helpers
+    def _spend(self) -> None:
+        """Take one request from the session's bucket (see ``rate``).
+
+        Raises:
+            ProtocolError: ``rate_limited`` when the bucket is empty (nothing is done).
+        """
+        if self._rate is None:
+            return
+        per_second, burst = self._rate
+        now = self._clock()
+        self._tokens_left = min(float(burst),
+                                self._tokens_left + max(0.0, now - self._refilled) * per_second)
+        self._refilled = now
+        if self._tokens_left < 1.0:
+            raise ProtocolError("rate_limited", f"more than {per_second:g} requests a second "
+                                                f"(bursts of {burst}); try again shortly")
+        self._tokens_left -= 1.0
+
     def _entry(self, match_id: str) -> _Entry:
         entry = self.matches.get(match_id)
         if entry is None:
@@ -368,10 +420,16 @@ class Server:
                                 f"choice {r.seq} is no longer pending "
                                 f"(now {pending.seq if pending else 'none'})", reason="stale")
         backup = match.clone()
+        match.engine.step_limit = self.max_steps
         try:
             match.answer(seat, r.keys)  # the keys of the seat's own view of the choice
         except IllegalChoice as exc:  # nothing changed
             raise ProtocolError("illegal_choice", str(exc), reason=exc.reason) from None
+        except StepLimitError as exc:  # too much work for one request: as it was
+            entry.match = backup
+            raise ProtocolError("step_limit", f"the answer needs more than {self.max_steps} "
+                                              f"engine steps; the match was restored ({exc})"
+                                ) from None
         except Exception as exc:  # a plugin bug: put the match back as it was
             entry.match = backup
             raise ProtocolError("engine_error", f"the game failed on this answer and the match was "
@@ -388,9 +446,10 @@ class Server:
             raise ProtocolError("bad_request", "since must be 0 or more")
         start = max(0, r.since - entry.first_event)
         state = entry.match.state
-        events = [seat_event(state, ev, seat) for ev in entry.events[start:]]
+        chunk = entry.events[start:start + self.max_events]
+        events = [seat_event(state, ev, seat) for ev in chunk]
         return {"events": events, "first": entry.first_event,
-                "next": entry.first_event + len(entry.events)}
+                "next": entry.first_event + min(len(entry.events), start + len(chunk))}
 
     def op_save(self, req: dict[str, Any]) -> dict[str, Any]:
         """``save``: the whole match (hidden information included), admin token required."""
@@ -418,6 +477,9 @@ class Server:
     def op_load(self, req: dict[str, Any]) -> dict[str, Any]:
         """``load``: continue a saved match as a new match id with fresh tokens."""
         r = _convert(req, _Load)
+        # base64 is 4 bytes per 3; refuse before decoding anything
+        if len(r.data) > (self.max_save if r.format == "json" else (self.max_save + 2) // 3 * 4):
+            raise ProtocolError("too_large", f"a save of more than {self.max_save} bytes")
         if r.format == "json":
             data = r.data.encode()
         else:
@@ -425,6 +487,8 @@ class Server:
                 data = base64.b64decode(r.data, validate=True)
             except (binascii.Error, ValueError) as exc:
                 raise ProtocolError("bad_request", f"data is not base64: {exc}") from None
+        if len(data) > self.max_save:  # (a JSON text of multi-byte characters)
+            raise ProtocolError("too_large", f"a save of more than {self.max_save} bytes")
         self._trust(data, r.signature, r.admin_token)
         if len(self.matches) >= self.max_matches:
             raise ProtocolError("limit", f"this session already holds {self.max_matches} matches")

@@ -97,9 +97,15 @@ class GameSpec(Generic[S]):
         action_layout: ``layout(seats) -> ActionLayout``: the game's fixed action space
             (option -> action id) for learning agents. ``None``: the generic one, an
             option's position in the pending choice.
-        card_data_keys: names of ``Option.data`` fields whose values are card instance
-            ids (an int, or several as comma-separated text): a seat's choice shows
-            them as its aliases (:func:`tcgcore.card_alias`), like ``Option.card``.
+        card_data_keys: names of ``Option.data`` and ``Event.data`` fields whose values
+            are card instance ids (an int, or several as comma-separated text): a seat's
+            choice and a seat's events show them as its aliases
+            (:func:`tcgcore.card_alias`), like ``Option.card`` and ``Event.card``; in an
+            event, a card the seat could not identify when the event happened is left
+            out (``None``, or dropped from the list).
+        card_zone_prefixes: prefixes of zone ids that end in a card instance id (Arkham's
+            ``at.<location>``): views, seat events and seat choices show such a zone as
+            the prefix and the viewer's alias of that card.
         trigger_abilities: the ability names ``resolve_trigger`` knows; a loaded
             trigger with any other name is refused (``None``: not checked).
         resume_steps: the game's step types that read an answer (the ``resume`` of its
@@ -159,6 +165,7 @@ class GameSpec(Generic[S]):
         observation_layout: Callable[[int], ObservationLayout] | None = None,
         action_layout: Callable[[int], ActionLayout] | None = None,
         card_data_keys: Iterable[str] = (),
+        card_zone_prefixes: Iterable[str] = (),
         trigger_abilities: Iterable[str] | None = None,
         resume_steps: Iterable[type[Step]] | None = None,
         sample_pool: Callable[[S, int, Zone, int], str | None] | None = None,
@@ -205,6 +212,7 @@ class GameSpec(Generic[S]):
         self.observation_layout = observation_layout
         self.action_layout = action_layout
         self.card_data_keys = frozenset(card_data_keys)
+        self.card_zone_prefixes = tuple(card_zone_prefixes)
         self.trigger_abilities = (frozenset(trigger_abilities) if trigger_abilities is not None
                                   else None)
         self.resume_steps: frozenset[type[Step]] | None = (

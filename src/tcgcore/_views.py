@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from ._identity import _alias, alias_table, seat_choice
+from ._identity import _alias, alias_table, seat_choice, zone_card
 from ._identity import can_see as _can_see
 from ._model import EMPTY_SLOT, Choice, GameState, Result, Visibility
 from ._spec import GameSpec
@@ -121,12 +121,21 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
         got = table.get(cid << 16 | epoch)
         return got if got is not None else _alias(seed, vi, cid, epoch)
 
+    prefixes = () if omniscient else spec.card_zone_prefixes
+
+    def zone_name(zid: str) -> str:  # a zone named after a card: after the viewer's alias
+        named = zone_card(prefixes, zid)
+        if named is None or named >= len(cards):
+            return zid
+        return zid[:len(zid) - len(str(named))] + str(alias(named))
+
     for zone in state.zones.values():
         vis = zone.visibility
+        zid = zone_name(zone.id) if prefixes else zone.id
         if not omniscient and (vis == "hidden"
                                or (vis == "owner" and (viewer is None or viewer != zone.owner))):
             count = sum(1 for c in zone.cards if c != EMPTY_SLOT) if zone.slotted else len(zone.cards)
-            zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
+            zones.append(ZoneView(id=zid, kind=zone.kind, owner=zone.owner, visibility=vis,
                                   count=count))
             continue
         shown: list[CardView | None] = []
@@ -153,7 +162,7 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
             else:
                 shown.append(CardView(face_down=True, exhausted=card.exhausted,
                                       controller=card.controller, counters=dict(card.counters)))
-        zones.append(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
+        zones.append(ZoneView(id=zid, kind=zone.kind, owner=zone.owner, visibility=vis,
                               count=count, cards=shown))
     pending = state.pending
     mine: Choice | None = None

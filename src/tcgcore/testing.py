@@ -37,9 +37,9 @@ import msgspec
 
 from ._agents import Agent, RandomAgent, play_out
 from ._errors import IllegalChoice
-from ._identity import alias_at, card_alias
+from ._identity import alias_at, card_alias, zone_alias, zone_card
 from ._match import Match, new_match, replay
-from ._model import EMPTY_SLOT, CardInstance, Choice
+from ._model import EMPTY_SLOT, CardInstance, Choice, Event
 from ._plugins import Registry
 from ._views import build_view
 
@@ -232,6 +232,21 @@ def assert_view_hides(match: Match[Any], player: int | None) -> None:
             raise ConformanceError(f"{match.game}: event {ev.seq} not redacted for {player}")
 
 
+#: event data field names that name a card in most games; a field of these names holding
+#: a card instance id that the game does not list in ``GameSpec.card_data_keys`` is
+#: reported by :class:`IdentityWatch` (it would reach seats as a raw instance id)
+CARD_LIKE_DATA_KEYS = frozenset({
+    "card", "target", "source", "attacker", "defender", "blocker",
+    "enemy", "location", "host", "other", "attached_to", "order"})
+
+
+def _zone_names_card(zone_id: str, state: Any) -> bool:
+    """Whether a zone id ends in ``.<n>`` with ``n`` a card instance id that is no seat
+    (``at.12``; not ``hand.0``): a zone named after a card."""
+    _head, dot, tail = zone_id.rpartition(".")
+    return bool(dot) and tail.isdigit() and state.num_players <= int(tail) < len(state.cards)
+
+
 class IdentityWatch:
     """Follows what every seat (and a spectator) is shown of card identity over a game.
 
@@ -244,6 +259,11 @@ class IdentityWatch:
     * one alias named two different cards for one viewer;
     * a card a viewer saw, then lost sight of (it was not visible at a later check),
       comes back under the alias it had before (the link the aliases exist to break);
+    * a card named in an event's ``data`` (a field of ``GameSpec.card_data_keys``) is not
+      the viewer's alias of that moment, or is named at all although the viewer could
+      not identify it then; a field of :data:`CARD_LIKE_DATA_KEYS` the game does not
+      list holds a card instance id; a zone id in a view or event (``src``/``dst``)
+      embeds a card instance id (``at.12``) instead of the viewer's alias;
     * ``events_since(n)`` without ``player`` gives more than the spectator's events.
 
     Args:
@@ -277,6 +297,61 @@ class IdentityWatch:
             self._lost[i].discard(card)
         self._last[i][card] = alias
 
+    def _check_event_refs(self, i: int, ev: Event, raw: Event) -> None:
+        """The cards ``raw`` names outside ``card`` reach viewer ``i`` as its aliases of
+        that moment, and only when it could identify them then."""
+        match = self.match
+        state = match.state
+        game = match.game
+        viewer = self.viewers[i]
+        v = state.num_players if viewer is None else viewer
+        keys = match.spec.card_data_keys
+        for name in (CARD_LIKE_DATA_KEYS - keys) & raw.data.keys():
+            value = raw.data[name]
+            if type(value) is int and 0 <= value < len(state.cards):
+                raise ConformanceError(
+                    f"{game}: event {raw.seq} ({raw.kind}) data {name!r} holds card "
+                    f"instance {value}; list {name!r} in GameSpec.card_data_keys so seats "
+                    "see their aliases")
+        for where in ("src", "dst"):
+            zid = getattr(ev, where)
+            if zid is not None and zone_card(match.spec.card_zone_prefixes, zid) is None \
+                    and _zone_names_card(zid, state):
+                raise ConformanceError(f"{game}: event {raw.seq} {where} {zid!r} names a card "
+                                       "by its instance id")
+        lists: dict[str, list[str]] = {}
+        for where, cid, seen, epochs in raw.refs or ():
+            want = alias_at(state, cid, viewer, epochs)
+            if where in ("@src", "@dst"):
+                got = ev.src if where == "@src" else ev.dst
+                zid = (raw.src if where == "@src" else raw.dst) or ""
+                if got != zid[:len(zid) - len(str(cid))] + str(want):
+                    raise ConformanceError(f"{game}: event {raw.seq} shows viewer {viewer} "
+                                           f"zone {got!r}, not named after its alias {want}")
+                continue
+            if type(raw.data.get(where)) is int:
+                shown = ev.data.get(where)
+                if seen >> v & 1:
+                    if shown != want:
+                        raise ConformanceError(
+                            f"{game}: event {raw.seq} ({raw.kind}) data {where!r} shows "
+                            f"viewer {viewer} card id {shown}, not its alias {want}")
+                    self._saw(i, cid, want, f"event {raw.seq} data {where!r}")
+                elif shown is not None:
+                    raise ConformanceError(
+                        f"{game}: event {raw.seq} ({raw.kind}) data {where!r} names card "
+                        f"{cid} to viewer {viewer}, which could not identify it")
+            elif seen >> v & 1:
+                lists.setdefault(where, []).append(str(want))
+                self._saw(i, cid, want, f"event {raw.seq} data {where!r}")
+            else:
+                lists.setdefault(where, [])
+        for where, parts in lists.items():
+            if ev.data.get(where) != ",".join(parts):
+                raise ConformanceError(
+                    f"{game}: event {raw.seq} ({raw.kind}) data {where!r} shows viewer "
+                    f"{viewer} {ev.data.get(where)!r}, not its aliases {','.join(parts)!r}")
+
     def check(self) -> None:
         """Check what every viewer is shown now (see the class text).
 
@@ -299,8 +374,9 @@ class IdentityWatch:
             # events, in order (they happened before the present view)
             mine = match.events_since(self._since, player=viewer)
             for ev, raw in zip(mine, everything, strict=True):
-                if ev.sight is not None:
+                if ev.sight is not None or ev.refs is not None:
                     raise ConformanceError(f"{game}: a seat-facing event carries sight epochs")
+                self._check_event_refs(i, ev, raw)
                 if ev.card is None:
                     continue
                 if raw.card is None:
@@ -312,7 +388,14 @@ class IdentityWatch:
                 self._saw(i, raw.card, ev.card, f"event {ev.seq}")
             view = match.view(viewer)
             visible: set[int] = set()
+            prefixes = match.spec.card_zone_prefixes
             for zone, zv in zip(state.zones.values(), view.zones, strict=True):
+                want_id = zone_alias(state, zone.id, viewer, prefixes)
+                if zv.id != want_id or (want_id == zone.id and _zone_names_card(zone.id, state)):
+                    raise ConformanceError(
+                        f"{game}: view of {viewer} names zone {zone.id} as {zv.id!r}: a zone "
+                        "named after a card must be named after the viewer's alias (list its "
+                        "prefix in GameSpec.card_zone_prefixes)")
                 if not zv.cards:
                     continue
                 for cid, cv in zip(zone.cards, zv.cards, strict=True):

@@ -160,8 +160,9 @@ def _who(state: ArkhamState, seat: int | None) -> str:
 
 
 def _id_name(state: ArkhamState, cid: Any) -> str:
-    try:
-        return dof(state, int(cid)).name
+    try:  # an instance id, or a seat's alias of the card (seat events, views)
+        named = tcgcore.card_named(state, int(cid))
+        return dof(state, named).name if named is not None else str(cid)
     except (KeyError, ValueError, TypeError, IndexError):
         return str(cid)
 

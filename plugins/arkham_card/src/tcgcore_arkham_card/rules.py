@@ -1029,6 +1029,10 @@ spec: tcgcore.GameSpec[ArkhamState] = tcgcore.GameSpec(
     description="Arkham Horror: The Card Game (詭鎮奇談：卡牌版), cooperative, 1-4 investigators",
     trigger_policy=tcgcore.decided_by(_lead),
     forced_first=True,
+    # event data naming cards: harm's source, the enemy entering, the location left, the
+    # spawn location; zones at.<location> are named after the location's alias
+    card_data_keys=("source", "enemy", "from", "location"),
+    card_zone_prefixes=("at.",),
 )
 
 # ============================================================================ setup flow

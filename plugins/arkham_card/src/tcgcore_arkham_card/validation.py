@@ -42,20 +42,29 @@ from .state import (
     ArkhamStep,
     AssetDiscardAnswer,
     AttackPick,
+    CardChoiceAnswer,
+    ChooseAnswer,
     ChooseEnemyAnswer,
     CommitAnswer,
     DamageEnemy,
     ElusiveAnswer,
     EngageAnswer,
     HandSizeAnswer,
+    HarmAnswer,
     HunterPick,
     LeadAnswer,
+    MassivePick,
     MidnightAnswer,
+    MoveOneAnswer,
     MulliganAnswer,
+    ObjectiveAnswer,
     SlotAnswer,
     SpawnAnswer,
     SpendCluesAnswer,
+    TestWindowAnswer,
+    TraumaAnswer,
     TurnPick,
+    WouldFailAnswer,
 )
 
 __all__ = ["RESUME_STEPS", "state_problem"]
@@ -223,6 +232,8 @@ def _inv_problem(state: ArkhamState) -> str | None:
         for loc in linked:
             if f"at.{loc}" not in state.zones:
                 return f"adj[{key!r}]: {loc} is not a location in play"
+        if len(set(linked)) != len(linked):  # each connection once (one move action each)
+            return f"adj[{key!r}]: a connection is listed twice"
     for token in state.next_tokens:
         if not _token_ok(token):
             return f"next_tokens: {token!r} is not a chaos token"
@@ -279,6 +290,63 @@ _NUMBERED: Final = frozenset({
     AttackPick, CommitAnswer, HandSizeAnswer})
 
 
+#: What each resume step reads (the keys its handler parses): its plain words, and its
+#: ``"<head>:..."`` keys by head with their number of ``:``-separated parts. An option of
+#: any other form would make the handler fail, so a save offering one is refused.
+_READS: Final[dict[type[Any], tuple[frozenset[str], dict[str, int]]]] = {
+    AooPick: (frozenset(), {"enemy": 2}),
+    AssetDiscardAnswer: (frozenset(), {"asset": 2}),
+    AttackPick: (frozenset(), {"enemy": 2}),
+    CardChoiceAnswer: (frozenset({"disengage", "keep", "pass", "stay", "use"}),
+                       {"asset": 2, "card": 2, "enemy": 2, "inv": 2, "location": 2,
+                        "skill": 2, "token": 2, "deck": 2}),
+    ChooseAnswer: (frozenset({"a", "b"}), {}),
+    ChooseEnemyAnswer: (frozenset(), {"enemy": 2}),
+    CommitAnswer: (frozenset({"none"}), {"commit": 2}),
+    ElusiveAnswer: (frozenset(), {"loc": 2}),
+    EngageAnswer: (frozenset(), {"inv": 2}),
+    HandSizeAnswer: (frozenset(), {"card": 2}),
+    HarmAnswer: (frozenset({"inv"}), {"asset": 2}),
+    HunterPick: (frozenset(), {"enemy": 2}),
+    LeadAnswer: (frozenset(), {"inv": 2}),
+    MassivePick: (frozenset(), {"inv": 2}),
+    MidnightAnswer: (frozenset(), {"card": 2}),
+    MoveOneAnswer: (frozenset(), {"inv": 2, "loc": 2}),
+    MulliganAnswer: (frozenset(), {"card": 2}),
+    ObjectiveAnswer: (frozenset({"yes", "no"}), {}),
+    SlotAnswer: (frozenset(), {"asset": 2}),
+    SpawnAnswer: (frozenset(), {"loc": 2}),
+    SpendCluesAnswer: (frozenset(), {"clue": 3}),
+    TestWindowAnswer: (frozenset({"pass"}), {"fast": 3}),
+    TraumaAnswer: (frozenset({"mental", "physical"}), {}),
+    TurnPick: (frozenset(), {"inv": 2}),
+    WouldFailAnswer: (frozenset({"pass"}), {"play": 2}),
+}
+
+
+def _key_form_problem(state: ArkhamState, step: Any, key: str) -> str | None:
+    """Whether resume step ``step`` can read option ``key`` (see :data:`_READS`): a word
+    it knows, or one of its heads with the right parts (numbers, a skill, a deck)."""
+    reads = _READS.get(type(step))
+    if reads is None:  # ActionChosen (asked afresh below) and the core's trigger steps
+        return None
+    words, heads = reads
+    if key in words:
+        return None
+    parts = key.split(":")
+    if heads.get(parts[0]) != len(parts):
+        return f"is not what {type(step).__name__} reads"
+    head, rest = parts[0], parts[1:]
+    if head == "skill":
+        return None if rest[0] in SKILLS else "names no skill"
+    if head == "deck":
+        ok = rest[0] == "encounter" or (rest[0].isdigit() and int(rest[0]) < state.num_players)
+        return None if ok else "names no deck"
+    if not all(x.isdigit() and len(x) < 8 for x in rest):
+        return "does not name numbers where its step reads them"
+    return None
+
+
 def _pending_problem(state: ArkhamState) -> str | None:
     pending = state.pending
     assert pending is not None
@@ -293,6 +361,9 @@ def _pending_problem(state: ArkhamState) -> str | None:
     n = len(state.cards)
     numbered = type(step) in _NUMBERED
     for j, opt in enumerate(pending.options):
+        form = _key_form_problem(state, step, opt.key)
+        if form:
+            return f"pending.options[{j}].key: {opt.key!r} {form}"
         head, _, rest = opt.key.partition(":")
         if numbered and opt.key == "none" and type(step) is CommitAnswer:
             continue  # a commit window of a hand without a matching icon (A913.2)

@@ -258,12 +258,12 @@ def _name(state: GuimiState, code: str | None) -> str:
 
 def _id_name(state: GuimiState, cid: Any) -> str:
     try:
-        i = int(cid)
+        named = tcgcore.card_named(state, int(cid))  # an instance id or a seat's alias
     except (TypeError, ValueError):
         return "?"
-    if not 0 <= i < len(state.cards):
+    if named is None:
         return "?"
-    card = state.cards[i]
+    card = state.cards[named]
     return _name(state, card.code)
 
 

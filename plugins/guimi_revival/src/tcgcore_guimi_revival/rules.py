@@ -83,7 +83,9 @@ spec: tcgcore.GameSpec[GuimiState] = tcgcore.GameSpec(
     setup=_setup_proxy,
     players=(2, 2),
     description="Guimi Revival (诡秘复苏): Lord of the Mysteries fan TCG with a shared battle phase",
-    card_data_keys=("attacker", "target", "support"),  # option data naming cards
+    # option and event data naming cards (an attack's target, the units that swapped
+    # slots, the attack order)
+    card_data_keys=("attacker", "target", "support", "card", "other", "order"),
 )
 
 

@@ -113,6 +113,15 @@ _WORDS: Final[dict[type[Any], frozenset[str]]] = {
     AttackAnswer: frozenset({"pass"}),
 }
 
+#: The ``"<head>:..."`` keys each step reads (its handler's parse), by head with their
+#: number of parts; ``MainAnswer`` is compared with the actions the rules offer instead.
+_HEADS: Final[dict[type[Any], dict[str, int]]] = {
+    MulliganAnswer: {"card": 2}, TimedAnswer: {"card": 2}, PromotionAnswer: {"promote": 2},
+    RewardAnswer: {}, RewardPickAnswer: {"extra": 2}, QuickAnswer: {"quick": 2},
+    EffectAnswer: {"card": 2, "code": 2}, AttackAnswer: {"attack": 2},
+    SupportAnswer: {"card": 2}, InterceptAnswer: {"card": 2},
+}
+
 _ZONE_SHAPES: Final = {zone_id: (kind, p, vis, ordered, cap, slotted)
                        for p, specs in enumerate(_ZONE_SPECS)
                        for zone_id, kind, vis, ordered, cap, slotted in specs}
@@ -180,6 +189,9 @@ def _option_problem(state: GuimiState, step: Any, seat: int, key: str,
     parts = key.split(":")
     if len(parts) == 1:
         return None if key in _WORDS.get(type(step), ()) else "is not an answer of this step"
+    heads = _HEADS.get(type(step))
+    if heads is not None and heads.get(parts[0]) != len(parts):
+        return "is not an answer of this step"
     if parts[0] == "code":  # a card searched for by its code: one must be in the deck
         deck = state.zones[f"deck.{seat}"].cards
         ok = isinstance(step, EffectAnswer) and any(state.cards[c].code == parts[1] for c in deck)

@@ -28,6 +28,7 @@ from __future__ import annotations
 __all__ = [
     "BackendError",
     "CardDataError",
+    "ConformanceError",
     "DeckError",
     "DuplicateGameError",
     "EngineError",
@@ -163,3 +164,9 @@ class SimulationError(TcgcoreError):
         self.index = index
         self.seed = seed
         self.traceback = traceback
+
+
+class ConformanceError(AssertionError):
+    """A conformance check of :mod:`tcgcore.testing` failed; the message names the game,
+    seed and decision. An ``AssertionError`` (not a :class:`TcgcoreError`): it reports a bug in a
+    game plugin to its test suite, never a condition a front end handles."""

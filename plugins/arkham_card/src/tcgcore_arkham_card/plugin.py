@@ -100,8 +100,9 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
                                        "location": a(location_of(state, e)),
                                        "doom": state.cards[e].counters.get("doom", 0)}
     # the zone of a location's enemies and cards ("at.<location>") by the location's name
-    zone_names = {zid: f"at {dof(state, int(zid[3:])).name}" for zid in state.zones
-                  if zid.startswith("at.") and zid[3:].isdigit()}
+    # keyed as the viewer's views name the zone (``at.<the viewer's alias>``)
+    zone_names = {f"at.{a(int(zid[3:]))}": f"at {dof(state, int(zid[3:])).name}"
+                  for zid in state.zones if zid.startswith("at.") and zid[3:].isdigit()}
     ag, act = current_agenda(state), current_act(state)
     test = state.test
     bag: dict[str, int] = {}

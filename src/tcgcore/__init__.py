@@ -65,6 +65,7 @@ from ._model import (
     Zone,
 )
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
+from ._presentation import CardInfo, card_catalogue, card_info
 from ._ray_backend import ray_session
 from ._rng import Rng
 from ._search import ISMCTSAgent
@@ -97,6 +98,7 @@ __all__ = [
     "Agent",
     "BackendError",
     "CardDataError",
+    "CardInfo",
     "CardInstance",
     "CardSet",
     "CardView",
@@ -148,6 +150,8 @@ __all__ = [
     "__version__",
     "active_player_first",
     "card_alias",
+    "card_catalogue",
+    "card_info",
     "check_fields",
     "check_options",
     "compiled_modules",

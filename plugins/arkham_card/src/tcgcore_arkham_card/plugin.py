@@ -15,6 +15,7 @@ from .agent import HeuristicAgent
 from .campaign_runner import run_campaign_cli
 from .cards import card_pool, load_scenario
 from .decks import check_deck
+from .presentation import card_info
 from .rules import (
     GAME,
     act_threshold,
@@ -617,6 +618,7 @@ spec.validate_state = validate
 spec.resume_steps = RESUME_STEPS
 spec.card_name = card_name
 spec.card_text = card_text
+spec.card_info = card_info
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.agents["heuristic"] = HeuristicAgent

@@ -16,6 +16,7 @@ from . import search_hooks, validation
 from .agents import make_heuristic, make_random
 from .cards import CardDef, get_pool, load_pathways
 from .decks import check_deck_text
+from .presentation import card_info
 from .rules import spec, z
 from .state import GuimiState
 
@@ -437,6 +438,7 @@ spec.trigger_abilities = frozenset()  # Guimi resolves its abilities as steps, n
 spec.describe_event = describe
 spec.card_name = card_name
 spec.card_text = card_text
+spec.card_info = card_info
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.check_deck = _check_deck

@@ -118,6 +118,9 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
             return Response("no such match", status_code=404, headers=_HEADERS)
         return page("table.html")
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204, headers=_HEADERS)
+
     async def strings(request: Request) -> Response:
         chosen = pick_language(request.query_params.get("lang"),
                                request.headers.get("accept-language") or default_lang)
@@ -246,9 +249,9 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
         match_id, seat, token = request.get("match"), request.get("seat"), request.get("token")
         admin = request.get("admin")
         lang = request.get("lang")
-        entry = hub.matches.get(match_id) if isinstance(match_id, str) else None
-        if entry is None:
+        if not isinstance(match_id, str) or match_id not in hub.matches:
             return None
+        entry = hub.matches[match_id]
         if seat is not None:
             try:
                 hub._seat(entry, seat if type(seat) is int else -1,
@@ -281,6 +284,7 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
     routes = [
         Route("/", lobby),
         Route("/table/{match}", table),
+        Route("/favicon.ico", favicon),
         Route("/api/strings", strings),
         Route("/api/games", games),
         Route("/api/matches", create, methods=["POST"]),
@@ -310,6 +314,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = "tcgcore-web.sqlite
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
     bound = sock.getsockname()[1]
     if host not in ("127.0.0.1", "::1", "localhost"):
         stream.write(f"tcgcore web: serving on {host}, not only this machine: invite links carry "
@@ -317,7 +322,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = "tcgcore-web.sqlite
     shown = f"[{host}]" if ":" in host else host
     stream.write(f"tcgcore web: lobby at http://{shown}:{bound}/ (matches in {db})\n")
     stream.flush()
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_MESSAGE, ws="websockets",
+    from uvicorn.config import WS_PROTOCOLS
+
+    ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_MESSAGE, ws=ws,
                             lifespan="off")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])

@@ -57,6 +57,11 @@ function onMessage(msg) {
     T.seats = msg.seats;
     T.log.push(...msg.log);
     const pend = T.view.pending;
+    if (pend) {  // a choice's JSON leaves out its defaults
+      pend.min = pend.min ?? 1;
+      pend.max = pend.max ?? 1;
+      pend.seq = pend.seq ?? 0;
+    }
     if (!pend || pend.seq !== T.sentSeq) T.selected.clear();
     askCatalogue();
     render();
@@ -261,7 +266,7 @@ function renderBoard() {
   board.replaceChildren(...order.map((key) => el("section", { class: "seat" + (key === SEAT ? " mine" : ""), "data-owner": key },
     el("h2", {}, key === "shared" ? _("Shared") : seatName(key)),
     el("div", { class: "zones" }, groups.get(key).map((z) => el("div", { class: "zone kind-" + z.kind, "data-zone": z.id },
-      el("h3", {}, _(z.kind), " ", el("span", { class: "count" }, "(" + z.count + ")")),
+      el("h3", {}, _(z.kind), " ", el("span", { class: "count" }, "(" + (z.count || 0) + ")")),
       el("div", { class: "cards" }, (z.cards || []).length ? z.cards.map((c) => cardTile(c, byCard))
         : z.count ? [el("div", { class: "card back" }, fmt(_("{n} hidden"), { n: z.count }))] : []))))))); 
 }

@@ -284,3 +284,42 @@ def test_a_killed_server_restarts_with_every_match_at_its_last_decision(tmp_path
             page.close()
     finally:
         again.kill()
+
+
+def test_interface_catalogues_cover_every_message_of_the_pages() -> None:
+    """Every ``_()``/``N_()`` message of the page scripts is in the template and translated in
+    both Chinese catalogues; the server hands a page its language's catalogue."""
+    from babel.messages.extract import extract_from_dir
+
+    from tcgcore._web._i18n import LOCALE_DIR, catalogue, pick_language
+    static = LOCALE_DIR.parent / "static"
+    found = {msg for _f, _l, msg, _c, _x in extract_from_dir(
+        str(static), method_map=[("**.js", "javascript")], keywords={"_": None, "N_": None})}
+    assert len(found) > 50
+    for lang in ("zh_Hans", "zh_Hant"):
+        table = catalogue(lang)
+        assert found <= set(table), sorted(found - set(table))
+    assert catalogue("zh_Hans")["Game log"] != catalogue("zh_Hant")["Game log"]
+    assert pick_language(None, "zh-TW,zh;q=0.8") == "zh_Hant"
+    assert pick_language(None, "zh-CN") == "zh_Hans"
+    assert pick_language("zh_Hant", "en") == "zh_Hant"
+    assert pick_language("xx", None) == "en"
+    with in_process() as srv:
+        import urllib.request
+        with urllib.request.urlopen(srv.url + "/api/strings?lang=zh_Hans") as res:
+            got = json.loads(res.read())
+        assert got["lang"] == "zh_Hans" and got["messages"]["Create match"] == "创建对局"
+
+
+def test_pages_load_nothing_from_outside_the_server() -> None:
+    """No CDN and no build step: the pages' assets are plain files of the package, and none
+    of them names another host; every page is served with a same-origin policy."""
+    from tcgcore._web import STATIC
+    for path in STATIC.iterdir():
+        text = path.read_text(encoding="utf-8")
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, path.name
+    with in_process() as srv:
+        import urllib.request
+        with urllib.request.urlopen(srv.url + "/") as res:
+            assert "default-src 'self'" in res.headers["Content-Security-Policy"]
+            assert b"/static/lobby.js" in res.read()

@@ -57,3 +57,22 @@ function languageSwitch(onChange) {
   });
   return sel;
 }
+
+// Words the pages look up from the data (zone kinds, card numbers, panel fields): marked here
+// so that `pybabel extract -k N_` collects them into the catalogue.
+function N_(msg) { return msg; }
+const DATA_WORDS = [
+  N_("deck"), N_("hand"), N_("arena"), N_("discard"), N_("units"), N_("spirit"), N_("stack"),
+  N_("status"), N_("underworld"), N_("astral"), N_("extra"), N_("revival"), N_("act"),
+  N_("agenda"), N_("area"), N_("aside"), N_("committed"), N_("encounter"),
+  N_("encounter discard"), N_("location"), N_("out"), N_("play"), N_("removed"),
+  N_("resolving"), N_("setaside"), N_("victory"),
+  N_("strength"), N_("agility"), N_("sequence"), N_("rank"), N_("grade"), N_("fight"),
+  N_("health"), N_("evade"), N_("sanity"), N_("shroud"), N_("clues"), N_("doom"), N_("xp"),
+  N_("damage"), N_("horror"), N_("willpower"), N_("intellect"), N_("combat"), N_("wild"),
+  N_("round"), N_("scores"), N_("target"), N_("phase"), N_("players"), N_("corruption"),
+  N_("pathway"), N_("first"), N_("turn player"), N_("resources"), N_("actions"),
+  N_("investigators"), N_("locations"), N_("enemies"), N_("chaos bag"), N_("threat"),
+  N_("name"), N_("seat"), N_("difficulty"), N_("lead"), N_("assets"), N_("test"),
+  N_("tcgcore lobby"), N_("Game log"),
+];

@@ -10,10 +10,14 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from tcgcore._identity import can_see
 
 
 def web_extra_or_skip() -> None:
@@ -96,7 +100,6 @@ class Process:
 
 def post(url: str, body: Any, origin: str | None = None) -> Any:
     """POST JSON, return the decoded answer (error answers too)."""
-    import urllib.error
     headers = {"Content-Type": "application/json"}
     if origin is not None:
         headers["Origin"] = origin
@@ -168,3 +171,38 @@ class Page:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def hidden_codes(hub: Any, match_id: str, seat: int, known: set[str]) -> set[str]:
+    """Codes ``seat`` may know now (added to ``known``: the cards it sees or saw, its own
+    deck list, cards its events and choices showed it), and the codes of the cards it cannot
+    see now and never could: the hidden cards its frames must never name."""
+    entry = hub.matches[match_id]
+    state = entry.match.state
+    for card in state.cards:  # what it sees, and its own deck list
+        if card.owner == seat or can_see(seat, card, state.zones[card.zone]):
+            known.add(card.code)
+    for ev in entry.events:
+        if ev.code is not None and ev.visible_to(seat):
+            known.add(ev.code)
+    pending = state.pending
+    if pending is not None and pending.player == seat:
+        for opt in pending.options:
+            if opt.card is not None:
+                known.add(state.cards[opt.card].code)
+    return {c.code for c in state.cards if not can_see(seat, c, state.zones[c.zone])} - known
+
+
+def guimi_leak_words(hidden: set[str], known: set[str]) -> set[str]:
+    """What would name a hidden Guimi card: its code (as a JSON string) and its English and
+    Chinese names, except a name found in a known card's text ("Faceless" in "Faceless
+    Potion", the pathway "Red Priest" in a card of that pathway) or a Source's or pathway's
+    name, which is no leak."""
+    from tcgcore_guimi_revival.cards import get_pool, load_pathways
+    from tcgcore_guimi_revival.plugin import card_text
+    defs = get_pool("builtin").cards
+    names = {defs[c].name_en for c in hidden} | {defs[c].name_zh for c in hidden}
+    shown = [card_text(c) or "" for c in known]
+    tables = load_pathways()  # Sources and pathways are public words, some shared with cards
+    shown += [f"{d.name_en} {d.name_zh}" for d in (*tables.sources.values(), *tables.pathways.values())]
+    return {f'"{c}"' for c in hidden} | {n for n in names if not any(n in other for other in shown)}

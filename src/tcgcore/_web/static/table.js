@@ -204,6 +204,10 @@ function renderChoice() {
   const box = document.getElementById("choice");
   const v = T.view;
   box.replaceChildren();
+  const pending = v.pending;
+  box.dataset.seq = pending ? String(pending.seq) : "";
+  box.dataset.min = pending ? String(pending.min) : "";
+  box.dataset.max = pending ? String(pending.max) : "";
   if (v.result) {
     const r = v.result;
     const won = r.winners && r.winners.length ? fmt(_("Winner: {who}"), { who: r.winners.map(seatName).join(", ") }) : _("No winner");

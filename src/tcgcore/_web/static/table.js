@@ -174,12 +174,12 @@ function showDetail(code) {
     box.replaceChildren(el("h2", {}, code));
     return;
   }
-  box.replaceChildren(
+  box.replaceChildren(...[
     el("h2", {}, info.name),
     el("p", { class: "type" }, [info.type, info.cost !== undefined && info.cost !== null ? _("cost") + " " + info.cost : null].filter(Boolean).join(" · ")),
     info.stats ? el("p", { class: "stats" }, Object.entries(info.stats).map(([k, v]) => _(k) + " " + v).join(" · ")) : null,
     info.icons && info.icons.length ? el("p", { class: "icons" }, info.icons.map((i) => _(i)).join(" ")) : null,
-    el("pre", { class: "text" }, info.text || ""));
+    el("pre", { class: "text" }, info.text || "")].filter((x) => x));
 }
 
 function pick(option) {

@@ -204,5 +204,6 @@ def guimi_leak_words(hidden: set[str], known: set[str]) -> set[str]:
     names = {defs[c].name_en for c in hidden} | {defs[c].name_zh for c in hidden}
     shown = [card_text(c) or "" for c in known]
     tables = load_pathways()  # Sources and pathways are public words, some shared with cards
-    shown += [f"{d.name_en} {d.name_zh}" for d in (*tables.sources.values(), *tables.pathways.values())]
+    shown += [f"{d.name_en} {d.name_zh}" for d in tables.sources.values()]
+    shown += [f"{d.name_en} {d.name_zh}" for d in tables.pathways.values()]
     return {f'"{c}"' for c in hidden} | {n for n in names if not any(n in other for other in shown)}

@@ -579,8 +579,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_web.add_argument("--port", type=_non_negative, default=8000, help="port (0: any free one)")
     p_web.add_argument("--db", default="tcgcore-web.sqlite3",
                        help="SQLite file the matches are kept in (default tcgcore-web.sqlite3)")
-    p_web.add_argument("--lang", default="en", choices=["en", "zh_Hans", "zh_Hant"],
-                       help="interface language for browsers that ask for none of them")
+    p_web.add_argument("--lang", default=None, choices=["en", "zh_Hans", "zh_Hant"],
+                       help="interface language of a page that asks for none (default: the "
+                            "browser's language, else English)")
     p_web.set_defaults(func=_cmd_web)
     return parser
 

@@ -92,20 +92,22 @@ def _json(data: Any, status: int = 200) -> Response:
                     headers=_HEADERS)
 
 
-def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: str = "en",
+def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: str | None = None,
                save_key: bytes | str | None = None) -> Starlette:
     """The web table as an ASGI application.
 
     Args:
         db: the SQLite file matches are kept in (``":memory:"``: for this process only).
         registry: where to find games (default: installed plugins).
-        lang: the interface language a page gets when it asks for none and its browser
-            names none of :data:`tcgcore._presentation.LANGUAGES`.
+        lang: the interface language a page gets when it asks for none (one of
+            :data:`tcgcore._presentation.LANGUAGES`); ``None``: the browser's
+            ``Accept-Language``, else English.
         save_key: the key saves are signed with (default: ``TCGCORE_SERVE_KEY``, else a
             per-process secret).
     """
     hub = Hub(Store(db), registry, save_key=save_key)
-    default_lang = lang if lang in LANGUAGES else "en"
+    server_lang = lang if lang in LANGUAGES else None
+    default_lang = server_lang or "en"
 
     def page(name: str) -> Response:
         return FileResponse(STATIC / name, headers=_HEADERS)
@@ -123,7 +125,7 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
 
     async def strings(request: Request) -> Response:
         chosen = pick_language(request.query_params.get("lang"),
-                               request.headers.get("accept-language") or default_lang)
+                               request.headers.get("accept-language"), server_lang)
         return _json({"lang": chosen, "languages": LANGUAGE_NAMES, "messages": catalogue(chosen)})
 
     async def games(request: Request) -> Response:
@@ -174,7 +176,7 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
                                       seats=seats)
         except ProtocolError as exc:
             return error(exc)
-        await hub.run_agents(answer["match"])
+        hub.kick(answer["match"])
         return _json({"ok": True, **answer})
 
     async def load(request: Request) -> Response:
@@ -190,7 +192,7 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
             answer = hub.load_match(data, signature if isinstance(signature, str) else None)
         except ProtocolError as exc:
             return error(exc)
-        await hub.run_agents(answer["match"])
+        hub.kick(answer["match"])
         return _json({"ok": True, **answer})
 
     async def ws(websocket: WebSocket) -> None:
@@ -235,6 +237,7 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
                     await send(hub._encode({"type": "joined", "match": conn.match_id,
                                             "seat": conn.seat, "admin": conn.admin is not None}))
                     await send(hub._encode(hub.update_for(conn)))
+                    hub.kick(conn.match_id)  # a restored match may be waiting on an agent
                     continue
                 await _request(conn, request, send)
         except WebSocketDisconnect:
@@ -298,7 +301,7 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, db: str = "tcgcore-web.sqlite3",
-        lang: str = "en", out: Any = None) -> int:
+        lang: str | None = None, out: Any = None) -> int:
     """Serve the web table until interrupted; prints the lobby's address first.
 
     ``port`` 0 picks a free port. Binding another host than the loopback one says so: the

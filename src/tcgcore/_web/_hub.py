@@ -75,6 +75,7 @@ class Hub(Server):
         self.connections: dict[str, list[Connection]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.restore_problems: list[str] = []
+        self._tasks: set[asyncio.Task[None]] = set()
         for row in store.rows():
             try:
                 self._restore(row)
@@ -249,6 +250,16 @@ class Hub(Server):
         self.store.record(match_id, entry.match)
         await self.push(match_id)
         await self.run_agents(match_id)
+
+    def kick(self, match_id: str) -> None:
+        """Let agent seats of ``match_id`` answer in the background (under the match's lock),
+        so a request that created or joined a match need not wait for them."""
+        async def go() -> None:
+            async with self.lock(match_id):
+                await self.run_agents(match_id)
+        task = asyncio.get_running_loop().create_task(go())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def run_agents(self, match_id: str) -> None:
         """Let agents answer while the match waits on an agent seat."""

@@ -41,12 +41,15 @@ def catalogue(lang: str) -> dict[str, str]:
     return out
 
 
-def pick_language(asked: str | None, accept: str | None) -> str:
-    """The interface language: ``asked`` when it is one of :data:`LANGUAGES`, else the first
-    match of an ``Accept-Language`` header (``zh-TW``, ``zh-HK``, ``zh-Hant``: Traditional;
-    other ``zh``: Simplified), else English."""
+def pick_language(asked: str | None, accept: str | None, default: str | None = None) -> str:
+    """The interface language: ``asked`` when it is one of :data:`LANGUAGES`, else the
+    server's ``default`` (``--lang``) when it has one, else the first match of an
+    ``Accept-Language`` header (``zh-TW``, ``zh-HK``, ``zh-Hant``: Traditional; other ``zh``:
+    Simplified), else English."""
     if asked in LANGUAGES:
         return asked
+    if default in LANGUAGES:
+        return default
     for part in (accept or "").split(","):
         tag = part.split(";")[0].strip().lower()
         if tag.startswith("zh"):

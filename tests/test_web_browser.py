@@ -118,11 +118,13 @@ def _answer(page: Page, last: bool = False) -> None:
 
 
 def _mine(page: Page) -> bool:
-    return page.locator("#prompt").count() > 0
+    count: int = page.locator("#prompt").count()
+    return count > 0
 
 
 def _over(page: Page) -> bool:
-    return page.locator("#result").count() > 0
+    count: int = page.locator("#result").count()
+    return count > 0
 
 
 def test_two_browser_contexts_play_a_whole_sparks_match(browser: Browser, server: InProcess) -> None:

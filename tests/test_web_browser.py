@@ -2,8 +2,9 @@
 (``/usr/bin/chromium``; Playwright never downloads a browser here).
 
 Two browser contexts play a whole Sparks match by clicking; a person plays a whole Guimi match
-against an agent; a page reloads and reconnects to the same seat; a seat's page and its
-WebSocket frames never hold the other seat's hidden cards; the Chinese interface renders.
+against an agent; an Arkham investigator plays a round; a page reloads and reconnects to the
+same seat; a seat's page and its WebSocket frames never hold the other seat's hidden cards; the
+Chinese interface renders.
 Screenshots of each table go to ``TCGCORE_TEST_OUTPUT`` (default ``test-output/web``).
 
 Skipped without Playwright, Chromium or the web extra, unless ``TCGCORE_EXPECT_BROWSER=1`` (CI)
@@ -226,15 +227,59 @@ def test_the_chinese_interface_renders_with_guimi_cards_in_chinese(
     assert not getattr(page, "_errors")  # noqa: B009
 
 
-def test_an_arkham_table_opens_with_its_cards_and_panel(browser: Browser, server: InProcess) -> None:
+def _click_label(page: Page, prefix: str) -> bool:
+    """Click the option whose label starts with ``prefix`` (True), if the page offers one."""
+    box = page.locator("#choice")
+    seq = box.get_attribute("data-seq")
+    button = page.locator("#choice button.option").filter(has_text=prefix).first
+    if button.count() == 0:
+        return False
+    button.click()
+    page.wait_for_function("s => document.querySelector('#choice').dataset.seq !== s", arg=seq)
+    return True
+
+
+def _panel_round(server: InProcess, mid: str) -> int:
+    panel = server.hub.matches[mid].match.view(None).panel
+    value: int = panel["round"]
+    return value
+
+
+def test_an_arkham_round_by_clicking(browser: Browser, server: InProcess) -> None:
+    """One investigator through a whole round in the browser: the mulligan, an investigation
+    with a card committed to its test, a move where the location has an exit, the end of the
+    turn, then the enemy and upkeep phases and the next round's mythos phase."""
     made = post(server.url + "/api/matches", {"game": "arkham_card", "seed": 2, "seats": ["human"]})
     assert made["ok"], made
-    page = _open(browser, f"{server.url}/table/{made['match']}#s=0&t={made['tokens'][0]}")
+    mid = made["match"]
+    page = _open(browser, f"{server.url}/table/{mid}#s=0&t={made['tokens'][0]}")
     page.wait_for_function("() => document.querySelectorAll('.card .name').length > 3")
     page.hover(".kind-hand .card")
     page.wait_for_function("() => document.querySelector('#detail pre') && "
                            "document.querySelector('#detail pre').textContent.length > 10")
-    for _ in range(3):
-        _answer(page)
+    _answer(page)  # mulligan: keep the hand
+    assert _click_label(page, "Investigate")
+    assert "Commit cards" in (page.text_content("#prompt") or "")
+    page.locator("#choice button.option").first.click()
+    assert page.locator("#confirm").is_enabled()
+    committed = int(server.hub.matches[mid].match.state.event_count)
+    seq = page.locator("#choice").get_attribute("data-seq")
+    page.click("#confirm")
+    page.wait_for_function("s => document.querySelector('#choice').dataset.seq !== s", arg=seq)
+    assert server.hub.matches[mid].match.state.event_count > committed
+    moved = False
+    for _ in range(200):
+        if _panel_round(server, mid) >= 2 or _over(page):
+            break
+        page.wait_for_function("() => document.querySelector('#prompt') || "
+                               "document.querySelector('#result')")
+        if not moved and _click_label(page, "Move to"):
+            moved = True
+            continue
+        if not _click_label(page, "End turn"):
+            _answer(page)
+    assert _panel_round(server, mid) >= 2  # (the first scenario's Study has no exit to move by)
+    log = page.text_content("#log") or ""
+    assert "Mythos" in log or "mythos" in log, log[-2000:]
     _shot(page, "arkham-table")
     assert not getattr(page, "_errors")  # noqa: B009

@@ -83,6 +83,41 @@ def test_sparks_played_over_websockets_against_an_agent() -> None:
         page.close()
 
 
+def test_replay_viewer_steps_through_the_spectators_views() -> None:
+    """``/api/replay/<match>?step=N`` is the spectator's view after N decisions (the same as
+    a spectator saw live) with the spectator's log so far; steps back re-play from the seed."""
+    import urllib.request
+    with in_process() as srv:
+        made = _create(srv.url, game="sparks", seed=5, seats=["random", "random"])
+        mid = made["match"]
+        deadline = time.monotonic() + 30
+        while srv.hub.matches[mid].match.result is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        match = srv.hub.matches[mid].match
+        assert match.result is not None
+        steps = len(match.decisions)
+
+        def step(n: int) -> dict[str, Any]:
+            with urllib.request.urlopen(f"{srv.url}/api/replay/{mid}?step={n}") as res:
+                got: dict[str, Any] = json.loads(res.read())
+            return got
+
+        last = step(steps)
+        assert last["steps"] == steps and last["view"]["result"]["winners"] == match.result.winners
+        assert last["view"] == json.loads(tcgcore_json(match.view(None)))
+        early = step(3)
+        again = step(2)
+        assert early["view"] != again["view"] and len(again["log"]) < len(early["log"])
+        assert "pending" not in early["view"]
+        with pytest.raises(urllib.error.HTTPError):
+            step(steps + 1)
+
+
+def tcgcore_json(value: Any) -> bytes:
+    import msgspec
+    return msgspec.json.encode(value)
+
+
 def test_join_needs_the_seats_own_secret_and_a_page_acts_only_as_its_seat() -> None:
     with in_process() as srv:
         made = _create(srv.url, game="sparks", seed=1, seats=["human", "human"])

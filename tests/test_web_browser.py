@@ -158,6 +158,14 @@ def test_two_browser_contexts_play_a_whole_sparks_match(browser: Browser, server
     assert reloaded and all(_over(p) for p in pages)
     assert "Game over" in (pages[1].text_content("#result") or "")
     _shot(pages[1], "sparks-over")
+    pages[1].click("#replay-link")  # the replay viewer: public views after each decision
+    pages[1].wait_for_selector("#replay-step")
+    assert "0 of" in (pages[1].text_content("#replay-step") or "")
+    pages[1].click("#replay-last")
+    pages[1].wait_for_selector("#choice #result")
+    pages[1].click("#replay-prev")
+    pages[1].wait_for_function("() => !document.querySelector('#choice #result')")
+    _shot(pages[1], "sparks-replay")
     for page in pages:
         assert not getattr(page, "_errors"), getattr(page, "_errors")  # noqa: B009
 

@@ -120,6 +120,34 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
             return Response("no such match", status_code=404, headers=_HEADERS)
         return page("table.html")
 
+    async def replay_page(request: Request) -> Response:
+        if request.path_params["match"] not in hub.matches:
+            return Response("no such match", status_code=404, headers=_HEADERS)
+        return page("table.html")
+
+    async def replay_step(request: Request) -> Response:
+        try:
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            step = -1
+        try:
+            return _json(hub.replay_step(request.path_params["match"], step))
+        except ProtocolError as exc:
+            return error(exc)
+
+    async def catalogue_http(request: Request) -> Response:
+        """The ``catalogue`` request for pages without a WebSocket (the replay viewer)."""
+        entry = hub.matches.get(request.path_params["match"])
+        codes = [c for c in request.query_params.get("codes", "").split(",") if c]
+        try:
+            if entry is None:
+                raise ProtocolError("unknown_match", "no such match")
+            answer = hub.op_catalogue({"game": entry.match.game, "codes": codes,
+                                       "lang": request.query_params.get("lang", default_lang)})
+        except ProtocolError as exc:
+            return error(exc)
+        return _json({"ok": True, **answer})
+
     async def favicon(request: Request) -> Response:
         return Response(status_code=204, headers=_HEADERS)
 
@@ -287,6 +315,9 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
     routes = [
         Route("/", lobby),
         Route("/table/{match}", table),
+        Route("/replay/{match}", replay_page),
+        Route("/api/replay/{match}", replay_step),
+        Route("/api/catalogue/{match}", catalogue_http),
         Route("/favicon.ico", favicon),
         Route("/api/strings", strings),
         Route("/api/games", games),

@@ -19,6 +19,7 @@ import msgspec
 
 from .._agents import Agent, make_agent
 from .._errors import IllegalChoice, OptionsError, TcgcoreError, UnknownGameError
+from .._identity import seat_event
 from .._match import Match, _create
 from .._plugins import Registry
 from .._presentation import LANGUAGES, card_catalogue
@@ -76,6 +77,7 @@ class Hub(Server):
         self.locks: dict[str, asyncio.Lock] = {}
         self.restore_problems: list[str] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self._replays: dict[str, Match[Any]] = {}
         for row in store.rows():
             try:
                 self._restore(row)
@@ -163,6 +165,39 @@ class Hub(Server):
         except (TcgcoreError, ValueError):
             match = saved
         self._install(row.id, match, row.tokens, row.admin, row.seats)
+
+    def replay_step(self, match_id: str, step: int) -> dict[str, Any]:
+        """The replay viewer: the spectator's view of ``match_id`` after its first ``step``
+        decisions, and the spectator's log up to there. Public facts only, so any page may
+        step through any match.
+
+        Returns ``{"type": "replay", "view", "log", "step", "steps", "game"}``.
+
+        Raises:
+            ProtocolError: ``unknown_match``, or ``bad_request`` for a step outside
+                ``0..steps``.
+        """
+        entry = self._entry(match_id)
+        decisions = entry.match.decisions
+        if not 0 <= step <= len(decisions):
+            raise ProtocolError("bad_request", f"step must be 0..{len(decisions)}")
+        match = self._replays.get(match_id)
+        if match is None or len(match.decisions) > step:  # a step back: re-play from the start
+            src = entry.match
+            match = _create(src.game, seed=src.seed, players=src.players, registry=self.registry,
+                            logger=None, options=dict(src.options))
+        while len(match.decisions) < step:
+            d = decisions[len(match.decisions)]
+            match.choose(d.player, d.keys)
+        self._replays[match_id] = match
+        if len(self._replays) > 32:  # keep a few viewers' matches, not every one ever asked
+            self._replays.pop(next(iter(self._replays)))
+        state = match.state
+        events = [seat_event(state, ev, None) for ev in match.events_since(0, player="all")]
+        log = [line for line in (describe_event(match.spec, state, ev) for ev in events)
+               if line.strip()]
+        return {"type": "replay", "view": match.view(None), "log": log, "step": step,
+                "steps": len(decisions), "game": match.game, "seats": self.seats.get(match_id, [])}
 
     def lock(self, match_id: str) -> asyncio.Lock:
         """The lock that orders decisions of one match."""

@@ -8,6 +8,7 @@ const FRAG = new URLSearchParams(location.hash.slice(1));
 const SEAT = FRAG.has("s") ? Number(FRAG.get("s")) : null;
 const TOKEN = FRAG.get("t");
 const ADMIN = FRAG.get("a");
+const REPLAY = location.pathname.startsWith("/replay/");
 const T = { ws: null, view: null, game: "", seats: [], log: [], cards: {}, asked: new Set(), selected: new Set(),
   nextId: 1, waiting: {}, retry: 500, sentSeq: null };
 
@@ -104,11 +105,17 @@ async function askCatalogue() {
   const missing = viewCodes().filter((c) => !T.asked.has(c));
   if (!missing.length) return;
   missing.forEach((c) => T.asked.add(c));
-  const answer = await send({ op: "catalogue", codes: missing.slice(0, 500), lang: I18N.lang });
+  const answer = REPLAY ? await catalogueOverHttp(missing.slice(0, 500))
+    : await send({ op: "catalogue", codes: missing.slice(0, 500), lang: I18N.lang });
   if (answer && answer.ok) {
     Object.assign(T.cards, answer.cards);
     render();
   }
+}
+
+async function catalogueOverHttp(codes) {
+  const res = await fetch("/api/catalogue/" + encodeURIComponent(MATCH) + "?lang=" + I18N.lang + "&codes=" + encodeURIComponent(codes.join(",")));
+  return res.json();
 }
 
 function cardName(code) {
@@ -200,10 +207,44 @@ async function choose(keys) {
   await send({ op: "choose", keys, seq: pend.seq });
 }
 
+async function replayStep(step) {
+  const res = await fetch("/api/replay/" + encodeURIComponent(MATCH) + "?step=" + step);
+  const msg = await res.json();
+  if (msg.type !== "replay") {
+    showError(msg.error ? msg.error.message : String(res.status));
+    return;
+  }
+  T.view = msg.view;
+  T.game = msg.game;
+  T.seats = msg.seats;
+  T.log = msg.log;
+  T.step = msg.step;
+  T.steps = msg.steps;
+  askCatalogue();
+  render();
+}
+
+function renderReplay(box) {
+  const go = (n) => replayStep(Math.max(0, Math.min(T.steps, n)));
+  const button = (id, label, n) => {
+    const b = el("button", { type: "button", id, disabled: n < 0 || n > T.steps || n === T.step }, label);
+    b.addEventListener("click", () => go(n));
+    return b;
+  };
+  box.append(el("h2", { id: "replay-step" }, fmt(_("Replay: decision {step} of {steps}"), { step: T.step, steps: T.steps })),
+    el("div", { class: "replay-controls" }, button("replay-first", "⏮", 0), button("replay-prev", "◀", T.step - 1),
+      button("replay-next", "▶", T.step + 1), button("replay-last", "⏭", T.steps)));
+  if (T.view.result) box.append(el("p", { id: "result" }, _("Game over")));
+}
+
 function renderChoice() {
   const box = document.getElementById("choice");
   const v = T.view;
   box.replaceChildren();
+  if (REPLAY) {
+    renderReplay(box);
+    return;
+  }
   const pending = v.pending;
   box.dataset.seq = pending ? String(pending.seq) : "";
   box.dataset.min = pending ? String(pending.min) : "";
@@ -211,7 +252,8 @@ function renderChoice() {
   if (v.result) {
     const r = v.result;
     const won = r.winners && r.winners.length ? fmt(_("Winner: {who}"), { who: r.winners.map(seatName).join(", ") }) : _("No winner");
-    box.append(el("div", { class: "result", id: "result" }, el("h2", {}, _("Game over")), el("p", {}, won), el("p", {}, r.reason || "")));
+    box.append(el("div", { class: "result", id: "result" }, el("h2", {}, _("Game over")), el("p", {}, won), el("p", {}, r.reason || ""),
+      el("a", { href: "/replay/" + encodeURIComponent(MATCH) + location.search, id: "replay-link" }, _("Watch the replay"))));
     return;
   }
   const pend = v.pending;
@@ -332,11 +374,17 @@ function renderAdmin() {
 
 function render() {
   if (!T.view) return;
-  document.getElementById("langbox").replaceChildren(languageSwitch(() => { T.asked.clear(); T.cards = {}; send({ op: "lang", lang: I18N.lang }); askCatalogue(); render(); }));
+  document.getElementById("langbox").replaceChildren(languageSwitch(() => {
+    T.asked.clear();
+    T.cards = {};
+    if (!REPLAY) send({ op: "lang", lang: I18N.lang });
+    askCatalogue();
+    render();
+  }));
   const v = T.view;
   document.getElementById("title").textContent = T.game;
   document.title = T.game + " — tcgcore";
-  document.getElementById("status").textContent = fmt(_("Turn {turn}"), { turn: v.turn }) + " · " + (SEAT === null ? _("Spectator") : seatName(SEAT));
+  document.getElementById("status").textContent = fmt(_("Turn {turn}"), { turn: v.turn }) + " · " + (REPLAY ? _("Replay") : SEAT === null ? _("Spectator") : seatName(SEAT));
   renderBoard();
   renderChoice();
   renderPanel();
@@ -346,5 +394,10 @@ function render() {
 
 (async () => {
   await loadStrings();
-  connect();
+  if (REPLAY) {
+    document.getElementById("conn").remove();
+    await replayStep(0);
+  } else {
+    connect();
+  }
 })();

@@ -193,6 +193,14 @@ def test_card_catalogue_through_the_presentation_hook() -> None:
         assert info is not None and {"fight", "evade", "damage", "horror"} <= set(info.stats)
         machete = tcgcore.card_info(arkham, "01020", "en")
         assert machete is not None and machete.cost == "3" and "combat" in machete.icons
+        # a game without the hook (Sparks): its card_name and card_text hooks
+        from tcgcore.examples.sparks import CARDS
+        sparks = tcgcore.default_registry().game("sparks")
+        code = next(iter(CARDS))
+        assert sparks.card_info is None
+        got = tcgcore.card_catalogue(sparks, [code, "no-such-card"], "zh_Hans")
+        assert list(got) == [code] and got[code].name == CARDS[code][0]
+        assert got[code].text == sparks.card_text(code)  # type: ignore[misc]
         page.close()
 
 
@@ -337,3 +345,12 @@ def test_pages_load_nothing_from_outside_the_server() -> None:
         with urllib.request.urlopen(srv.url + "/") as res:
             assert "default-src 'self'" in res.headers["Content-Security-Policy"]
             assert b"/static/lobby.js" in res.read()
+
+
+def test_tcgcore_web_listens_on_this_machine_unless_told() -> None:
+    from tcgcore.cli import build_parser
+    args = build_parser().parse_args(["web"])
+    assert (args.host, args.port, args.lang) == ("127.0.0.1", 8000, None)
+    args = build_parser().parse_args(["web", "--host", "0.0.0.0", "--port", "0", "--db", "x.db",
+                                      "--lang", "zh_Hant"])
+    assert (args.host, args.port, args.db, args.lang) == ("0.0.0.0", 0, "x.db", "zh_Hant")

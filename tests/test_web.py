@@ -171,6 +171,10 @@ def test_rate_and_size_limits() -> None:
         page.ws.send("x" * (MAX_MESSAGE + 10))
         with pytest.raises(ConnectionClosed):
             page.recv()
+        page = Page(srv.url, made["match"], 0, made["tokens"][0])
+        page.ws.send(b'{"op": "status"}')  # binary frames are not the protocol
+        with pytest.raises(ConnectionClosed):
+            page.recv()
 
 
 def test_card_catalogue_through_the_presentation_hook() -> None:

@@ -236,7 +236,13 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
 
         try:
             while True:
-                text = await websocket.receive_text()
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if not isinstance(text, str):  # the protocol is text frames of JSON
+                    await websocket.close(code=1003)
+                    return
                 if not bucket.take():
                     if bucket.strikes > RATE_STRIKES:
                         await websocket.close(code=1008)

@@ -358,3 +358,31 @@ def test_tcgcore_web_listens_on_this_machine_unless_told() -> None:
     args = build_parser().parse_args(["web", "--host", "0.0.0.0", "--port", "0", "--db", "x.db",
                                       "--lang", "zh_Hant"])
     assert (args.host, args.port, args.db, args.lang) == ("0.0.0.0", 0, "x.db", "zh_Hant")
+
+
+def test_undo_for_the_one_person_of_a_match_against_agents(tmp_path: Path) -> None:
+    """A person against an agent takes a decision back: the match goes back to that choice
+    (re-played from the seed), is stored so, and the page's log starts again; a match of two
+    people has no undo."""
+    db = tmp_path / "undo.sqlite3"
+    with in_process(str(db)) as srv:
+        made = _create(srv.url, game="sparks", seed=4, seats=["human", "random"])
+        mid = made["match"]
+        page = Page(srv.url, mid, 0, made["tokens"][0])
+        assert page.view is not None
+        first = page.view["pending"]
+        assert page.request({"op": "choose", "keys": _first_keys(page.view)})["ok"]
+        page.wait_update()
+        page.drain(0.3)
+        assert page.view["pending"] != first
+        assert page.request({"op": "undo"})["ok"]
+        update = page.wait_update()
+        assert update["reset"] and page.view["pending"] == first
+        assert srv.hub.matches[mid].match.decisions == []
+        two = _create(srv.url, game="sparks", seed=4, seats=["human", "human"])
+        other = Page(srv.url, two["match"], 0, two["tokens"][0])
+        assert other.request({"op": "undo"})["error"]["code"] == "forbidden"
+        page.close()
+        other.close()
+    with in_process(str(db)) as srv:  # stored as undone
+        assert srv.hub.matches[mid].match.decisions == []

@@ -309,6 +309,17 @@ def create_app(db: str = ":memory:", *, registry: Registry | None = None, lang: 
                 conn.lang = request["lang"]
             await send(hub._encode({"id": request.get("id"), "ok": True, "lang": conn.lang}))
             return
+        if isinstance(request, dict) and request.get("op") == "undo":
+            async with hub.lock(conn.match_id):
+                try:
+                    hub.undo(conn.match_id, conn.seat if conn.seat is not None else -1)
+                except ProtocolError as exc:
+                    await send(hub._encode({"id": request.get("id"), "ok": False, "error": {
+                        "code": exc.code, "message": str(exc)}}))
+                    return
+                await send(hub._encode({"id": request.get("id"), "ok": True}))
+                await hub.push(conn.match_id)
+            return
         if isinstance(request, dict) and request.get("op") == "choose":
             async with hub.lock(conn.match_id):
                 answer = hub.page_request(conn, request)

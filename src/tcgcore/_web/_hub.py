@@ -199,6 +199,40 @@ class Hub(Server):
         return {"type": "replay", "view": match.view(None), "log": log, "step": step,
                 "steps": len(decisions), "game": match.game, "seats": self.seats.get(match_id, [])}
 
+    def can_undo(self, match_id: str, seat: int | None) -> bool:
+        """Undo is for a match with one person (solo, or against agents only), as in the
+        terminal: taking a decision back never changes what another person was shown. The
+        seat must have decided at least once."""
+        seats = self.seats.get(match_id, [])
+        if seat is None or [s for s, kind in enumerate(seats) if kind == HUMAN] != [seat]:
+            return False
+        entry = self.matches.get(match_id)
+        return entry is not None and any(d.player == seat for d in entry.match.decisions)
+
+    def undo(self, match_id: str, seat: int) -> None:
+        """Take back ``seat``'s last decision (and the agents' after it): the match is re-played
+        from its seed up to that choice, stored, and its agents start afresh.
+
+        Raises:
+            ProtocolError: ``forbidden`` when :meth:`can_undo` says no.
+        """
+        if not self.can_undo(match_id, seat):
+            raise ProtocolError("forbidden", "undo is only for the one person of a match "
+                                             "against agents, after a decision of theirs")
+        entry = self._entry(match_id)
+        old = entry.match
+        decisions = old.decisions
+        cut = max(i for i, d in enumerate(decisions) if d.player == seat)
+        match = _create(old.game, seed=old.seed, players=old.players, registry=self.registry,
+                        logger=None, options=dict(old.options))
+        for d in decisions[:cut]:
+            match.choose(d.player, d.keys)
+        match.meta.update(old.meta)
+        self._install(match_id, match, entry.tokens, entry.admin, self.seats[match_id])
+        self.store.truncate(match_id, match)
+        for conn in self.connections.get(match_id, []):
+            conn.next_event = 0
+
     def lock(self, match_id: str) -> asyncio.Lock:
         """The lock that orders decisions of one match."""
         lock = self.locks.get(match_id)
@@ -246,8 +280,11 @@ class Hub(Server):
 
     def update_for(self, conn: Connection) -> dict[str, Any]:
         """The push a page gets after a change: its seat's view, its new events and their log
-        lines (``{"type": "update", "view", "events", "log", "seats"}``)."""
+        lines (``{"type": "update", "view", "events", "log", "seats", "game", "reset",
+        "can_undo"}``; ``reset``: the log starts again from the session's first event, after a
+        join or an undo)."""
         entry = self._entry(conn.match_id)
+        since = conn.next_event
         view = self.handle({"op": "view", "match": conn.match_id, "seat": conn.seat,
                             "token": conn.token})
         events = self.handle({"op": "events", "match": conn.match_id, "since": conn.next_event,
@@ -259,7 +296,8 @@ class Hub(Server):
         log = [line for line in (describe_event(spec, state, ev) for ev in events["events"])
                if line.strip()]
         return {"type": "update", "view": view["view"], "events": events["events"], "log": log,
-                "seats": self.seats.get(conn.match_id, []), "game": entry.match.game}
+                "seats": self.seats.get(conn.match_id, []), "game": entry.match.game,
+                "reset": since == 0, "can_undo": self.can_undo(conn.match_id, conn.seat)}
 
     async def push(self, match_id: str) -> None:
         """Send every page of ``match_id`` its update (a page that fails is dropped)."""

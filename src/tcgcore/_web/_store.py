@@ -102,6 +102,16 @@ class Store:
         self._db.execute("UPDATE matches SET save = ?, decisions = ? WHERE id = ?",
                          (match.to_bytes(), len(decisions), match_id))
 
+    def truncate(self, match_id: str, match: Match[Any]) -> None:
+        """Store ``match`` after an undo: its decisions (fewer than stored) and its save."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            n = len(match.decisions)
+            self._db.execute("DELETE FROM decisions WHERE match = ? AND n >= ?", (match_id, n))
+            self._db.execute("UPDATE matches SET save = ?, decisions = ? WHERE id = ?",
+                             (match.to_bytes(), n, match_id))
+            self._db.execute("COMMIT")
+
     def remove(self, match_id: str) -> None:
         """Forget a match and its decisions."""
         with self._lock:

@@ -53,6 +53,8 @@ function onMessage(msg) {
     return;
   }
   if (msg.type === "update") {
+    if (msg.reset) T.log = [];
+    T.canUndo = msg.can_undo;
     T.view = msg.view;
     T.game = msg.game;
     T.seats = msg.seats;
@@ -283,6 +285,11 @@ function renderChoice() {
       fmt(_("Confirm ({n} chosen)"), { n }));
     ok.addEventListener("click", () => choose([...T.selected]));
     box.append(ok);
+  }
+  if (T.canUndo) {
+    const undo = el("button", { type: "button", id: "undo", class: "undo" }, _("Undo my last decision"));
+    undo.addEventListener("click", () => send({ op: "undo" }));
+    box.append(undo);
   }
 }
 

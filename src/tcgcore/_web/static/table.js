@@ -349,6 +349,10 @@ function tree(value, depth) {
 
 function show(x) {
   if (typeof x === "string" && T.cards[x]) return T.cards[x].name;
+  if (typeof x === "number" && x > 65535) {  // a card's id in the viewer's view (its alias)
+    const c = findCard(x);
+    if (c && c.code) return cardName(c.code);
+  }
   return x === null || x === undefined ? "—" : String(x);
 }
 

@@ -386,3 +386,12 @@ def test_undo_for_the_one_person_of_a_match_against_agents(tmp_path: Path) -> No
         other.close()
     with in_process(str(db)) as srv:  # stored as undone
         assert srv.hub.matches[mid].match.decisions == []
+
+
+def test_tcgcore_web_names_a_database_it_cannot_open(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "tcgcore", "web", "--port", "0", "--db",
+                           str(tmp_path / "missing" / "x.db")], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 2 and "cannot use" in done.stderr and "x.db" in done.stderr

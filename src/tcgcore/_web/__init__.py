@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import socket
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -358,7 +359,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str = "tcgcore-web.sqlite
     import uvicorn
 
     stream = out if out is not None else sys.stdout
-    app = create_app(db, lang=lang)
+    try:
+        app = create_app(db, lang=lang)
+    except sqlite3.Error as exc:
+        raise OSError(f"cannot use {db!r} as the match database: {exc}") from None
     for problem in app.state.hub.restore_problems:
         stream.write(f"tcgcore web: match {problem} (not restored)\n")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -287,6 +287,10 @@ def test_an_arkham_round_by_clicking(browser: Browser, server: InProcess) -> Non
         if not _click_label(page, "End turn"):
             _answer(page)
     assert _panel_round(server, mid) >= 2  # (the first scenario's Study has no exit to move by)
+    # the tailored panel: locations with shroud and clues, act and agenda, the chaos bag
+    assert page.locator(".arkham-location").count() >= 1
+    panel = page.text_content("#panel") or ""
+    assert "Study" in panel and "shroud" in panel and "doom" in panel and "chaos bag" in panel
     log = page.text_content("#log") or ""
     assert "Mythos" in log or "mythos" in log, log[-2000:]
     _shot(page, "arkham-table")

@@ -75,4 +75,6 @@ const DATA_WORDS = [
   N_("investigators"), N_("locations"), N_("enemies"), N_("chaos bag"), N_("threat"),
   N_("name"), N_("seat"), N_("difficulty"), N_("lead"), N_("assets"), N_("test"),
   N_("tcgcore lobby"), N_("Game log"),
+  N_("skull"), N_("cultist"), N_("tablet"), N_("elder sign"), N_("auto fail"), N_("mythos"),
+  N_("investigation"), N_("enemy"), N_("upkeep"),
 ];

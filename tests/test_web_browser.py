@@ -226,6 +226,7 @@ def test_the_chinese_interface_renders_with_guimi_cards_in_chinese(
     page.wait_for_function("() => document.querySelector('.card .name') && "
                            "/[\\u4e00-\\u9fff]/.test(document.querySelector('.card .name').textContent)")
     assert "对局记录" in (page.text_content("aside") or "")
+    assert "污染" in (page.text_content(".guimi-players") or "")  # the tailored panel: corruption
     assert "手牌" in (page.text_content("#board") or "")
     _shot(page, "guimi-table-zh")
     page.select_option("#lang", "zh_Hant")

@@ -343,6 +343,21 @@ function renderPanel() {
 // Layouts a game's panel facts may have: drawn from view.panel only (so from what the viewer
 // may know), by the game's name; any other game gets the generic tree of its facts.
 const LAYOUTS = {
+  guimi_revival(p) {
+    if (!p.players) return null;
+    const flags = (q) => [q.mad ? _("mad") : null, q.dead ? _("dead") : null, q.slumbering ? _("slumbering") : null].filter(Boolean).join(", ");
+    return el("div", { class: "guimi" },
+      el("p", {}, fmt(_("Round {round}, {phase} phase"), { round: p.round, phase: _(p.phase || "") }),
+        p.turn_player !== null && p.turn_player !== undefined ? " · " + fmt(_("{who}'s turn"), { who: seatName(p.turn_player) }) : ""),
+      el("table", { class: "guimi-players" },
+        el("tr", {}, el("th", {}, ""), ...p.players.map((q, s) => el("th", {}, seatName(s)))),
+        ...[["pathway", (q) => q.pathway || "—"], ["sequence", (q) => q.sequence],
+          ["corruption", (q) => q.corruption + (q.step_corruption ? " (+" + q.step_corruption + ")" : "")],
+          ["characteristic stack", (q) => q.digested + "/" + q.stack], ["spirit world", (q) => q.spirit_world],
+          ["status", (q) => q.status + (q.status_face_down ? " (" + fmt(_("{n} face down"), { n: q.status_face_down }) + ")" : "")],
+          ["hand", (q) => q.hand], ["deck", (q) => q.deck], ["extra", (q) => q.extra],
+          ["state", (q) => flags(q) || "—"]].map(([label, f]) => el("tr", {}, el("th", {}, _(label)), ...p.players.map((q) => el("td", {}, String(f(q))))))));
+  },
   arkham_card(p) {
     if (!p.locations) return null;
     const name = (code) => (code ? cardName(code) : "—");

@@ -49,8 +49,10 @@ class InProcess:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=MAX_MESSAGE,
-                                ws="websockets-sansio", lifespan="off")
+        from uvicorn.config import WS_PROTOCOLS
+        ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=MAX_MESSAGE, ws=ws,
+                                lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)

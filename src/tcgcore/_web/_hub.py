@@ -69,6 +69,10 @@ class Hub(Server):
     def __init__(self, store: Store, registry: Registry | None = None, *,
                  save_key: bytes | str | None = None) -> None:
         super().__init__(registry, save_key=save_key)
+        # every page of the server is one protocol session here: the web table limits each
+        # page by itself (tcgcore._web), so a session-wide request bucket of the protocol, where
+        # the protocol has one, would let one page starve the others
+        self._rate = None
         self._ops["catalogue"] = self.op_catalogue
         self.store = store
         self.seats: dict[str, list[str]] = {}

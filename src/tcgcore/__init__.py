@@ -83,6 +83,7 @@ from ._model import (
     Zone,
 )
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
+from ._presentation import CardInfo, card_catalogue, card_info
 from ._ray_backend import ray_session
 from ._rng import Rng
 from ._search import ISMCTSAgent
@@ -121,6 +122,7 @@ __all__ = [
     "CardBook",
     "CardDataError",
     "CardFigure",
+    "CardInfo",
     "CardInstance",
     "CardSet",
     "CardView",
@@ -182,6 +184,8 @@ __all__ = [
     "balance",
     "balance_ab",
     "card_alias",
+    "card_catalogue",
+    "card_info",
     "card_named",
     "card_option",
     "check_fields",

@@ -81,6 +81,10 @@ class GameSpec(Generic[S]):
             campaign front end, independent of a single match. ``tcgcore campaign
             GAME ARGS…`` passes ``ARGS`` (after the game name), the output stream and
             the input stream people type on. ``None``: the game has no campaigns.
+        card_info: ``card_info(code, lang) -> CardInfo or None``, the presentation hook
+            of the card catalogue front ends show (name, type, cost, numbers, icons and
+            text in ``lang``: ``"en"``, ``"zh_Hans"`` or ``"zh_Hant"``); ``None``: built from
+            ``card_name`` and ``card_text`` (:func:`tcgcore.card_info`).
         render_panel: ``render_panel(view) -> lines``, the game's own part of a
             text board, drawn from a :class:`tcgcore.View` only (so it cannot
             show hidden information).
@@ -158,6 +162,7 @@ class GameSpec(Generic[S]):
         card_text: Callable[[str], str | None] | None = None,
         find_card: Callable[[str], str | None] | None = None,
         render_panel: Callable[[View], list[str]] | None = None,
+        card_info: Callable[[str, str], CardInfo | None] | None = None,
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
         check_deck_with: Callable[[str, str, dict[str, Any]], list[str]] | None = None,
@@ -205,6 +210,7 @@ class GameSpec(Generic[S]):
         self.card_text = card_text
         self.find_card = find_card
         self.render_panel = render_panel
+        self.card_info = card_info
         self.default_agent = default_agent
         self.check_deck = check_deck
         self.check_deck_with = check_deck_with
@@ -334,4 +340,5 @@ def check_options(options: Mapping[str, Any], allowed: Iterable[str], game: str)
 # annotations (both modules import this one).
 from ._agents import Agent  # noqa: E402
 from ._encodings import ActionLayout, ObservationLayout  # noqa: E402
+from ._presentation import CardInfo  # noqa: E402
 from ._views import CardView, View  # noqa: E402

@@ -9,6 +9,7 @@ Usage::
     tcgcore replay FILE [--seat N|all|none]     step through a replay
     tcgcore replay FILE --verify [--json]       only check its digest
     tcgcore serve --stdio                       JSON-lines protocol (docs/protocol.md)
+    tcgcore web [--host H] [--port P] [--db F]  the web table in a browser (docs/web.md)
     tcgcore deck check GAME FILE [--pool FILE] [--json]   every deck-building problem of a deck file
     tcgcore simulate GAME [--games N] [--agents A,B] [--workers K] [--rules OPTION=VALUE ...]
                      [--backend local|ray] [--address ADDR] [--runtime-env JSON]
@@ -543,6 +544,15 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return serve_stdio(in_bin, out_bin)
 
 
+def _cmd_web(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    try:
+        from ._web import run
+    except ImportError as exc:
+        raise TcgcoreError(f"tcgcore web needs the web extra (pip install 'tcgcore[web]'): "
+                           f"{exc}") from None
+    return run(host=args.host, port=args.port, db=args.db, lang=args.lang, out=out)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(prog="tcgcore", description=__doc__.split("\n")[0])
@@ -665,6 +675,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve.add_argument("--stdio", action="store_true",
                          help="requests on stdin, responses on stdout, one JSON object per line")
     p_serve.set_defaults(func=_cmd_serve)
+
+    p_web = sub.add_parser(
+        "web", help="serve the web table: lobby, invite links, tables in a browser (docs/web.md)",
+        epilog="Needs the web extra. Environment: TCGCORE_SERVE_KEY signs saves.")
+    p_web.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    p_web.add_argument("--port", type=_non_negative, default=8000, help="port (0: any free one)")
+    p_web.add_argument("--db", default="tcgcore-web.sqlite3",
+                       help="SQLite file the matches are kept in (default tcgcore-web.sqlite3)")
+    p_web.add_argument("--lang", default=None, choices=["en", "zh_Hans", "zh_Hant"],
+                       help="interface language of a page that asks for none (default: the "
+                            "browser's language, else English)")
+    p_web.set_defaults(func=_cmd_web)
     return parser
 
 

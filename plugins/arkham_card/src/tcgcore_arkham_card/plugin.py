@@ -16,6 +16,7 @@ from .campaign_runner import run_campaign_cli
 from .card_usage import card_usage
 from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
+from .presentation import card_info
 from .rules import (
     GAME,
     act_threshold,
@@ -736,6 +737,7 @@ spec.validate_state = validate
 spec.resume_steps = RESUME_STEPS
 spec.card_name = card_name
 spec.card_text = card_text
+spec.card_info = card_info
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.agents["heuristic"] = HeuristicAgent

@@ -18,6 +18,7 @@ from .card_usage import card_usage
 from .cards import _POOLS, CardDef, get_pool, load_pathways
 from .decks import check_deck_text
 from .options import RULES_OPTION_NAMES, parse_rules_options
+from .presentation import card_info
 from .rules import SLOT_NAMES, agility, cdef, spec, strength, z
 from .state import GuimiState
 
@@ -564,6 +565,7 @@ spec.slot_names = {"units": SLOT_NAMES}
 spec.card_tags = card_tags
 spec.card_name = card_name
 spec.card_text = card_text
+spec.card_info = card_info
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.check_deck = _check_deck

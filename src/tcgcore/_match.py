@@ -21,7 +21,6 @@ from ._errors import (
     StateDecodeError,
     TcgcoreError,
 )
-from ._identity import can_see as _can_see
 from ._identity import lose_sight, seat_choice, seat_event
 from ._logging import debug_enabled, get_logger
 from ._model import Choice, Event, GameState, Result
@@ -629,15 +628,26 @@ def _forget_shown(state: GameState[Any], choice: Choice) -> None:
     its own deck in a search) leaves the chooser's sight once the choice is answered:
     its alias for the chooser changes (``tcgcore._identity``)."""
     cards = state.cards
+    n = len(cards)
     zones = state.zones
     seat = choice.player
     for opt in choice.options:
         cid = opt.card
-        if cid is not None and 0 <= cid < len(cards):
-            card = cards[cid]
-            zone = zones.get(card.zone)
-            if zone is not None and not _can_see(seat, card, zone):
-                lose_sight(state, cid, 1 << seat)
+        if cid is None or not 0 <= cid < n:
+            continue
+        card = cards[cid]
+        zone = zones.get(card.zone)
+        if zone is None:
+            continue
+        # can_see inlined (this runs over every option of every answer): a face-up card
+        # in a public zone, or in the chooser's own zone, stays in sight
+        vis = zone.visibility
+        if card.face_down:
+            seen = vis != "hidden" and seat == card.controller
+        else:
+            seen = vis == "public" or (vis == "owner" and seat == zone.owner)
+        if not seen:
+            lose_sight(state, cid, 1 << seat)
 
 
 def copy_state(spec: GameSpec[S], state: S) -> S:

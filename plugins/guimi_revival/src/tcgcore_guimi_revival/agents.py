@@ -193,7 +193,14 @@ class HeuristicAgent:
         shown = seen.view.pending
         if shown is None:  # not this seat's choice
             return [o.key for o in choice.options[:max(choice.min, 1)]]
-        return list(match.engine_keys(choice.player, self._decide(seen, shown, match)))
+        answer = self._decide(seen, shown, match)
+        engine = match.pending
+        if engine is None or len(engine.options) != len(shown.options):
+            return list(match.engine_keys(choice.player, answer))
+        # the seat's options are the engine's, in the same order (Match.engine_keys
+        # without building the seat's choice a second time)
+        to_engine = {o.key: e.key for o, e in zip(shown.options, engine.options, strict=True)}
+        return [to_engine.get(k, "\x00" + k) for k in answer]
 
     def _decide(self, seen: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
         kind = choice.kind

@@ -65,12 +65,14 @@ class _Seen:
         panel = self.view.panel
         self.players: list[dict[str, Any]] = panel.get("players", [{}, {}])
         self.phase: str = panel.get("phase", "")
+        defs = self.defs
+        #: each identified card's definition, looked up once (``d`` runs very often)
+        self._defs: dict[int | None, CardDef | None] = {
+            cid: defs.get(code) for cid, code in self.code.items()}
+        self._strength: dict[int, int] = {}
 
     def d(self, cid: int | None) -> CardDef | None:
-        if cid is None:
-            return None
-        code = self.code.get(cid)
-        return self.defs.get(code) if code is not None else None
+        return self._defs.get(cid)
 
     def seq(self, p: int) -> int:
         return int(self.players[p].get("sequence", 9))
@@ -99,7 +101,13 @@ class _Seen:
 
     def strength(self, cid: int) -> int:
         """Strength as far as this seat can see it (printed, digested characteristics,
-        battle counters, continuous events)."""
+        battle counters, continuous events); computed once per card and decision."""
+        got = self._strength.get(cid)
+        if got is None:
+            got = self._strength[cid] = self._strength_now(cid)
+        return got
+
+    def _strength_now(self, cid: int) -> int:
         d = self.d(cid)
         if d is None:
             return 0

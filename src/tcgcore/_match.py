@@ -72,6 +72,26 @@ class _Envelope(msgspec.Struct, kw_only=True):
     state: msgspec.Raw
 
 
+class _EnvelopeOut(msgspec.Struct, kw_only=True):
+    """:class:`_Envelope` as :meth:`Match.to_bytes` writes it: the same fields in the same
+    order (so the same bytes), with the decisions already encoded."""
+
+    format: int
+    what: Literal["match"] = "match"
+    game: str
+    game_version: str
+    plugins: dict[str, str] = {}
+    seed: int
+    players: int
+    options: dict[str, Any] = {}
+    decisions: msgspec.Raw
+    meta: dict[str, Any] = {}
+    state: msgspec.Raw
+
+
+_DECISION_ENC = msgspec.msgpack.Encoder()
+
+
 class _EnvelopeHead(msgspec.Struct, kw_only=True):
     format: int
     what: str = "match"
@@ -184,8 +204,9 @@ class Match(Generic[S]):
     and searches that never read events do; :attr:`keeps_events` tells which.
     """
 
-    __slots__ = ("_debug", "_decisions", "_engine", "_events", "_events_base", "_log",
-                 "meta", "options", "players", "plugins", "registry", "seed", "spec", "state")
+    __slots__ = ("_debug", "_decisions", "_decisions_done", "_decisions_raw", "_engine",
+                 "_events", "_events_base", "_log", "meta", "options", "players", "plugins",
+                 "registry", "seed", "spec", "state")
 
     def __init__(
         self,
@@ -213,6 +234,10 @@ class Match(Generic[S]):
         self.plugins = plugins
         self.registry = registry
         self._decisions = decisions
+        #: the msgpack encodings of the first ``_decisions_done`` decisions, appended to
+        #: as the match goes on, so a save encodes each decision once (:meth:`to_bytes`)
+        self._decisions_raw = bytearray()
+        self._decisions_done = 0
         # no history: a sink that drops each event as it arrives (a deque of length 0
         # discards on append, in C); the engine still builds every event for triggers
         self._events: list[Event] | deque[Event] = [] if keep_events else deque(maxlen=0)
@@ -518,7 +543,26 @@ class Match(Generic[S]):
         """Save as msgpack: a versioned envelope (format, game, versions, seed,
         options, decisions) around the state. Load with :meth:`from_bytes`."""
         raw = self.spec.codecs.mp_enc.encode(self.state)
-        return msgspec.msgpack.encode(self._envelope(raw))
+        return msgspec.msgpack.encode(_EnvelopeOut(
+            format=FORMAT_VERSION, game=self.spec.name, game_version=self.spec.version,
+            plugins=self.plugins, seed=self.seed, players=self.players, options=self.options,
+            decisions=self._decisions_msgpack(), meta=self.meta, state=msgspec.Raw(raw)))
+
+    def _decisions_msgpack(self) -> msgspec.Raw:
+        """The decisions as a msgpack array, each decision encoded once per match (the
+        record only grows: :meth:`_answer` appends to it)."""
+        decisions = self._decisions
+        n = len(decisions)
+        done = self._decisions_raw
+        if self._decisions_done > n:  # never through the public API: start afresh
+            done.clear()
+            self._decisions_done = 0
+        for d in decisions[self._decisions_done:]:
+            done += _DECISION_ENC.encode(d)
+        self._decisions_done = n
+        head = (bytes((0x90 | n,)) if n < 16 else b"\xdc" + n.to_bytes(2, "big") if n < 1 << 16
+                else b"\xdd" + n.to_bytes(4, "big"))
+        return msgspec.Raw(head + done)
 
     def to_json(self) -> bytes:
         """Save as JSON (same envelope as :meth:`to_bytes`)."""
@@ -653,18 +697,20 @@ def _forget_shown(state: GameState[Any], choice: Choice) -> None:
 def copy_state(spec: GameSpec[S], state: S) -> S:
     """An independent copy of ``state`` that encodes to the same bytes.
 
-    Everything except the card instances and the zones goes through a msgpack round
-    trip with the game's codecs (so any field a game adds is copied). Card instances
-    are immutable (a write replaces the instance in ``state.cards``, see
-    :class:`CardInstance`), so the copy shares them: only the list is copied. Zones,
+    Everything except the card instances, the zones and the sight epochs goes through a
+    msgpack round trip with the game's codecs (so any field a game adds is copied). Card
+    instances are immutable (a write replaces the instance in ``state.cards``, see
+    :class:`CardInstance`), so the copy shares them: only the list is copied, as is
+    ``sight``, a flat list of ints. Zones,
     a fixed shape of immutable scalars plus one list each, are copied field by
     field, which is about twice as fast as decoding them.
     """
     codecs = spec.codecs
     replace = msgspec.structs.replace
-    shell = replace(state, cards=[], zones={})
+    shell = replace(state, cards=[], zones={}, sight=[])
     copy: S = codecs.mp_dec.decode(codecs.mp_enc.encode(shell))
     copy.cards = state.cards.copy()
+    copy.sight = state.sight.copy()  # a flat list of ints: half the round trip's work
     copy.zones = {key: replace(zone, cards=zone.cards.copy())
                   for key, zone in state.zones.items()}
     return copy

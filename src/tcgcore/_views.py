@@ -115,11 +115,11 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
     table_get = table.get
     # can_see inlined on the hot loop: a seat sees its own face-down cards; face-up
     # cards in a public zone, or in an owner zone it owns (``_identity.can_see``)
-    seat = -1 if viewer is None else viewer
+    me = -1 if viewer is None else viewer
 
     for zone in zones_by_id.values():
         vis = zone.visibility
-        if not omniscient and (vis == "hidden" or (vis == "owner" and seat != zone.owner)):
+        if not omniscient and (vis == "hidden" or (vis == "owner" and me != zone.owner)):
             count = sum(1 for c in zone.cards if c != EMPTY_SLOT) if zone.slotted else len(zone.cards)
             append_zone(ZoneView(id=zone.id, kind=zone.kind, owner=zone.owner, visibility=vis,
                                  count=count))
@@ -135,7 +135,7 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
             count += 1
             card = cards[cid]
             counters = card.counters
-            if omniscient or (seat == card.controller if card.face_down else True):
+            if omniscient or (me == card.controller if card.face_down else True):
                 host = card.attached_to
                 if host is not None and not omniscient:
                     host_card = cards[host]
@@ -146,9 +146,8 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
                 else:
                     i = cid * width + vi
                     epoch = sight[i] if i < known else 0
-                    ident = table_get(cid << 16 | epoch)
-                    if ident is None:
-                        ident = _alias(seed, vi, cid, epoch)
+                    got = table_get(cid << 16 | epoch)
+                    ident = got if got is not None else _alias(seed, vi, cid, epoch)
                     if host is not None:
                         i = host * width + vi
                         epoch = sight[i] if i < known else 0

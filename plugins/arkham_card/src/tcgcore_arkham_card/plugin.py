@@ -98,11 +98,11 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
         })
     locs = []
     for loc in zones["locations"].cards:
-        c = cards[loc]
+        lc = cards[loc]
         enemies = enemies_at(state, loc)  # unengaged, and engaged with investigators here
         locs.append({
-            "id": a(loc), "code": c.code, "name": df(loc).name,
-            "revealed": is_revealed(state, loc), "clues": c.counters.get("clues", 0),
+            "id": a(loc), "code": lc.code, "name": df(loc).name,
+            "revealed": is_revealed(state, loc), "clues": lc.counters.get("clues", 0),
             "shroud": shroud(state, loc),
             "connections": [a(x) for x in state.adj.get(str(loc), [])],
             "enemies": [a(e) for e in enemies],
@@ -472,12 +472,9 @@ def _validate_scenario(state: ArkhamState) -> str | None:
     acts = None if extra else _act_agenda_codes()
     for card in state.cards:
         code = card.code
-        if acts is not None:  # the pool's acts and agendas, looked up once per pool
-            if code not in acts:
-                continue
-            d = pool[code]
-        else:
-            d = extra.get(code) or pool.get(code)
+        if acts is not None and code not in acts:  # the pool's acts and agendas, found once
+            continue
+        d = extra.get(code) or pool.get(code)
         if d is not None and d.type_code in ("act", "agenda") and \
                 code.rstrip(letters) not in allowed:  # "01145b": the back of 01145
             return (f"scenario: {state.scenario!r} does not match the cards ({d.type_code} "

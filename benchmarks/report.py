@@ -140,6 +140,9 @@ def markdown(results: dict[str, Any]) -> str:
         if "error" in out:
             lines.append(f"Failed: {out['error']}")
             continue
+        if out.get("skipped") and not out.get("rows"):
+            lines.append(f"Skipped: {out['skipped']}")
+            continue
         if out.get("note"):
             lines += [str(out["note"]), ""]
         lines += ["| figure | value | unit | target |", "| --- | ---: | --- | --- |"]

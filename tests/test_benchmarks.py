@@ -135,6 +135,25 @@ def test_extra_modules_are_found_run_and_their_targets_read(tmp_path: Path) -> N
                      "source": "measure_scaling"}]
 
 
+#: the least a results file holds for :func:`report.markdown`
+_RESULTS_SHELL: dict[str, Any] = {
+    "when": "2026-01-01 00:00 UTC", "quick": True, "duration_s": 1.0,
+    "host": {"python": "3.11", "cpus": 2, "pinned_cpu": 1, "load_start": 0.0, "load_end": 0.0,
+             "others_cores": None, "compiled_modules": []},
+    "versions": {"tcgcore": "0"}, "sizes": {"rounds": 1}, "throughput": {}, "per_call_us": {},
+    "flatness": {}, "simulate": {}, "not_available": {}, "errors": [], "targets": []}
+
+
+def test_an_extra_module_without_its_extra_is_skipped_not_failed(tmp_path: Path) -> None:
+    (tmp_path / "measure_cluster.py").write_text(
+        "def measure(quick):\n    return {'rows': [], 'skipped': 'Ray is not installed'}\n",
+        encoding="utf-8")
+    out = run.run_extra(tmp_path / "measure_cluster.py", quick=True)
+    assert "error" not in out and out["skipped"] == "Ray is not installed"
+    text = report.markdown({**_RESULTS_SHELL, "extras": {"measure_cluster": out}})
+    assert "### measure_cluster\n\nSkipped: Ray is not installed" in text
+
+
 @pytest.mark.parametrize("body", ["def measure(quick):\n    raise RuntimeError('no cluster')\n",
                                   "def measure(quick):\n    return {'rows': [{'value': 1}]}\n",
                                   "def measure(quick):\n    return [1, 2]\n",

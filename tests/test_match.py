@@ -137,6 +137,42 @@ def test_round_trip_at_every_decision(registry: tcgcore.Registry, fmt: str) -> N
         assert loaded.state_bytes() == m.state_bytes()
 
 
+def test_a_save_encodes_the_decisions_as_the_envelope_does(registry: tcgcore.Registry) -> None:
+    """``to_bytes`` keeps each decision's encoding from one save to the next: the bytes are
+    the plain envelope's at every decision, on the match, on its clones and on a loaded copy
+    (past 15 and 65,535 decisions the array header changes size; 15 is reached here)."""
+    from tcgcore._match import FORMAT_VERSION, _Envelope
+
+    def plain(match: Match[Any]) -> bytes:
+        raw = match.spec.codecs.mp_enc.encode(match.state)
+        env = _Envelope(format=FORMAT_VERSION, game=match.spec.name, game_version=match.spec.version,
+                        plugins=match.plugins, seed=match.seed, players=match.players,
+                        options=match.options, decisions=match.decisions, meta=match.meta,
+                        state=msgspec.Raw(raw))
+        return msgspec.msgpack.encode(env)
+
+    m = _new(registry, seed=8)
+    agents = [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)]
+    while m.result is None:
+        assert m.to_bytes() == plain(m)
+        assert m.clone().to_bytes() == plain(m)
+        loaded = Match.from_bytes(m.to_bytes(), registry=registry)
+        assert loaded.to_bytes() == plain(m)
+        choice = m.pending
+        assert choice is not None
+        m.choose(choice.player, agents[choice.player].decide(m, choice))
+    assert len(m.decisions) > 15 and m.to_bytes() == plain(m)
+
+
+def test_a_clone_has_its_own_sight_epochs(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=3)
+    c = m.clone()
+    assert c.state.sight == m.state.sight and c.state.sight is not m.state.sight
+    before = m.state_bytes()
+    c.state.sight.append(7)
+    assert m.state_bytes() == before
+
+
 def test_json_save_is_readable(registry: tcgcore.Registry) -> None:
     doc = msgspec.json.decode(_new(registry).to_json())
     assert doc["format"] == tcgcore.FORMAT_VERSION

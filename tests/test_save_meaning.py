@@ -115,6 +115,14 @@ def test_arkham_seats_have_their_zones() -> None:
     _refused(doc, r"arkham_card save: zones\['discard\.1'\]: missing")
 
 
+def test_arkham_scenario_matches_its_act_and_agenda_cards() -> None:
+    doc = _doc(_played_to("arkham_card", "action", players=2))  # the act and agenda are out
+    assert doc["state"]["scenario"] == "01104"  # The Gathering
+    doc["state"]["scenario"] = "01120"  # The Midnight Masks: other acts and agendas
+    _refused(doc, r"arkham_card save: scenario: '01120' does not match the cards \((act|agenda) "
+                  r"0110\d belongs to another scenario\)")
+
+
 def test_unmodified_saves_of_every_game_still_load() -> None:
     for game, players in (("sparks", 2), ("guimi_revival", 2), ("arkham_card", 4)):
         match = _played_to(game, "mulligan", players=players)

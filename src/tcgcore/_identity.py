@@ -127,8 +127,17 @@ def card_alias(state: GameState[Any], card_id: int, viewer: int | None) -> int:
     """
     if not 0 <= card_id < _MAX_CARDS:
         raise ValueError(f"card instance id {card_id} is outside 0..{_MAX_CARDS - 1}")
-    return _alias(state.seed, _viewer_index(state, viewer), card_id,
-                  sight_epoch(state, card_id, viewer))
+    n = state.num_players
+    v = n if viewer is None else viewer
+    i = card_id * (n + 1) + v
+    sight = state.sight
+    epoch = sight[i] if i < len(sight) else 0
+    table = _MEMO.get((state.seed, v))  # the memo's hit inline: panels call this per card
+    if table is not None:
+        got = table.get(card_id << 16 | (epoch & 0xFFFF))
+        if got is not None:
+            return got
+    return _alias(state.seed, v, card_id, epoch)
 
 
 def alias_at(state: GameState[Any], card_id: int, viewer: int | None,

@@ -21,7 +21,6 @@ from ._errors import (
     StateDecodeError,
     TcgcoreError,
 )
-from ._identity import can_see as _can_see
 from ._identity import lose_sight, seat_choice, seat_event
 from ._logging import debug_enabled, get_logger
 from ._model import Choice, Event, GameState, Result
@@ -71,6 +70,17 @@ class _Envelope(msgspec.Struct, kw_only=True):
     decisions: list[Decision] = []
     meta: dict[str, Any] = {}
     state: msgspec.Raw
+
+
+class _EnvelopeOut(_Envelope, kw_only=True):
+    """:class:`_Envelope` as :meth:`Match.to_bytes` writes it: the same fields in the same
+    order (a redefined field keeps its place), so the same bytes, with the decisions
+    already encoded."""
+
+    decisions: msgspec.Raw = msgspec.Raw(b"\x90")  # type: ignore[assignment]
+
+
+_DECISION_ENC = msgspec.msgpack.Encoder()
 
 
 class _EnvelopeHead(msgspec.Struct, kw_only=True):
@@ -185,8 +195,9 @@ class Match(Generic[S]):
     and searches that never read events do; :attr:`keeps_events` tells which.
     """
 
-    __slots__ = ("_debug", "_decisions", "_engine", "_events", "_events_base", "_log",
-                 "meta", "options", "players", "plugins", "registry", "seed", "spec", "state")
+    __slots__ = ("_debug", "_decisions", "_decisions_done", "_decisions_raw", "_engine",
+                 "_events", "_events_base", "_log", "meta", "options", "players", "plugins",
+                 "registry", "seed", "spec", "state")
 
     def __init__(
         self,
@@ -214,6 +225,10 @@ class Match(Generic[S]):
         self.plugins = plugins
         self.registry = registry
         self._decisions = decisions
+        #: the msgpack encodings of the first ``_decisions_done`` decisions, appended to
+        #: as the match goes on, so a save encodes each decision once (:meth:`to_bytes`)
+        self._decisions_raw = bytearray()
+        self._decisions_done = 0
         # no history: a sink that drops each event as it arrives (a deque of length 0
         # discards on append, in C); the engine still builds every event for triggers
         self._events: list[Event] | deque[Event] = [] if keep_events else deque(maxlen=0)
@@ -519,7 +534,26 @@ class Match(Generic[S]):
         """Save as msgpack: a versioned envelope (format, game, versions, seed,
         options, decisions) around the state. Load with :meth:`from_bytes`."""
         raw = self.spec.codecs.mp_enc.encode(self.state)
-        return msgspec.msgpack.encode(self._envelope(raw))
+        return msgspec.msgpack.encode(_EnvelopeOut(
+            format=FORMAT_VERSION, game=self.spec.name, game_version=self.spec.version,
+            plugins=self.plugins, seed=self.seed, players=self.players, options=self.options,
+            decisions=self._decisions_msgpack(), meta=self.meta, state=msgspec.Raw(raw)))
+
+    def _decisions_msgpack(self) -> msgspec.Raw:
+        """The decisions as a msgpack array, each decision encoded once per match (the
+        record only grows: :meth:`_answer` appends to it)."""
+        decisions = self._decisions
+        n = len(decisions)
+        done = self._decisions_raw
+        if self._decisions_done > n:  # never through the public API: start afresh
+            done.clear()
+            self._decisions_done = 0
+        for d in decisions[self._decisions_done:]:
+            done += _DECISION_ENC.encode(d)
+        self._decisions_done = n
+        head = (bytes((0x90 | n,)) if n < 16 else b"\xdc" + n.to_bytes(2, "big") if n < 1 << 16
+                else b"\xdd" + n.to_bytes(4, "big"))
+        return msgspec.Raw(head + done)
 
     def to_json(self) -> bytes:
         """Save as JSON (same envelope as :meth:`to_bytes`)."""
@@ -629,32 +663,45 @@ def _forget_shown(state: GameState[Any], choice: Choice) -> None:
     its own deck in a search) leaves the chooser's sight once the choice is answered:
     its alias for the chooser changes (``tcgcore._identity``)."""
     cards = state.cards
+    n = len(cards)
     zones = state.zones
     seat = choice.player
     for opt in choice.options:
         cid = opt.card
-        if cid is not None and 0 <= cid < len(cards):
-            card = cards[cid]
-            zone = zones.get(card.zone)
-            if zone is not None and not _can_see(seat, card, zone):
-                lose_sight(state, cid, 1 << seat)
+        if cid is None or not 0 <= cid < n:
+            continue
+        card = cards[cid]
+        zone = zones.get(card.zone)
+        if zone is None:
+            continue
+        # can_see inlined (this runs over every option of every answer): a face-up card
+        # in a public zone, or in the chooser's own zone, stays in sight
+        vis = zone.visibility
+        if card.face_down:
+            seen = vis != "hidden" and seat == card.controller
+        else:
+            seen = vis == "public" or (vis == "owner" and seat == zone.owner)
+        if not seen:
+            lose_sight(state, cid, 1 << seat)
 
 
 def copy_state(spec: GameSpec[S], state: S) -> S:
     """An independent copy of ``state`` that encodes to the same bytes.
 
-    Everything except the card instances and the zones goes through a msgpack round
-    trip with the game's codecs (so any field a game adds is copied). Card instances
-    are immutable (a write replaces the instance in ``state.cards``, see
-    :class:`CardInstance`), so the copy shares them: only the list is copied. Zones,
+    Everything except the card instances, the zones and the sight epochs goes through a
+    msgpack round trip with the game's codecs (so any field a game adds is copied). Card
+    instances are immutable (a write replaces the instance in ``state.cards``, see
+    :class:`CardInstance`), so the copy shares them: only the list is copied, as is
+    ``sight``, a flat list of ints. Zones,
     a fixed shape of immutable scalars plus one list each, are copied field by
     field, which is about twice as fast as decoding them.
     """
     codecs = spec.codecs
     replace = msgspec.structs.replace
-    shell = replace(state, cards=[], zones={})
+    shell = replace(state, cards=[], zones={}, sight=[])
     copy: S = codecs.mp_dec.decode(codecs.mp_enc.encode(shell))
     copy.cards = state.cards.copy()
+    copy.sight = state.sight.copy()  # a flat list of ints: half the round trip's work
     copy.zones = {key: replace(zone, cards=zone.cards.copy())
                   for key, zone in state.zones.items()}
     return copy

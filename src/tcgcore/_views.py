@@ -104,66 +104,83 @@ def build_view(spec: GameSpec[Any], state: GameState[Any], viewer: int | None, *
     cards = state.cards
     zones_by_id = state.zones
     zones: list[ZoneView] = []
+    append_zone = zones.append
     # the viewer's aliases: _alias(seed, viewer, id, epoch), epochs read inline
     seed = state.seed
     width = state.num_players + 1
     vi = state.num_players if viewer is None else viewer
     sight = state.sight
     known = len(sight)
-
     table = alias_table(seed, vi)
-
-    def alias(cid: int) -> int:
-        if omniscient:
-            return cid
-        i = cid * width + vi
-        epoch = sight[i] if i < known else 0
-        got = table.get(cid << 16 | epoch)
-        return got if got is not None else _alias(seed, vi, cid, epoch)
-
+    table_get = table.get
+    # can_see inlined on the hot loop: a seat sees its own face-down cards; face-up
+    # cards in a public zone, or in an owner zone it owns (``_identity.can_see``)
+    me = -1 if viewer is None else viewer
     prefixes = () if omniscient else spec.card_zone_prefixes
 
     def zone_name(zid: str) -> str:  # a zone named after a card: after the viewer's alias
         named = zone_card(prefixes, zid)
         if named is None or named >= len(cards):
             return zid
-        return zid[:len(zid) - len(str(named))] + str(alias(named))
+        i = named * width + vi
+        epoch = sight[i] if i < known else 0
+        got = table_get(named << 16 | epoch)
+        return zid[:len(zid) - len(str(named))] + str(
+            got if got is not None else _alias(seed, vi, named, epoch))
 
-    for zone in state.zones.values():
+    for zone in zones_by_id.values():
         vis = zone.visibility
         zid = zone_name(zone.id) if prefixes else zone.id
-        if not omniscient and (vis == "hidden"
-                               or (vis == "owner" and (viewer is None or viewer != zone.owner))):
+        if not omniscient and (vis == "hidden" or (vis == "owner" and me != zone.owner)):
             count = sum(1 for c in zone.cards if c != EMPTY_SLOT) if zone.slotted else len(zone.cards)
-            zones.append(ZoneView(id=zid, kind=zone.kind, owner=zone.owner, visibility=vis,
-                                  count=count))
+            append_zone(ZoneView(id=zid, kind=zone.kind, owner=zone.owner, visibility=vis,
+                                 count=count))
             continue
         shown: list[CardView | None] = []
+        add = shown.append
         count = 0
+        # a face-up card here is seen: the zone is public or the viewer's own
         for cid in zone.cards:
             if cid == EMPTY_SLOT:
-                shown.append(None)
+                add(None)
                 continue
             count += 1
             card = cards[cid]
-            if omniscient or _can_see(viewer, card, zone):
+            counters = card.counters
+            if omniscient or (me == card.controller if card.face_down else True):
                 host = card.attached_to
                 if host is not None and not omniscient:
                     host_card = cards[host]
                     if not _can_see(viewer, host_card, zones_by_id[host_card.zone]):
                         host = None
-                if host is not None:
-                    host = alias(host)
-                shown.append(CardView(
-                    id=alias(cid), code=card.code, face_down=card.face_down, exhausted=card.exhausted,
-                    controller=card.controller, counters=dict(card.counters),
-                    attached_to=host,
-                ))
+                if omniscient:
+                    ident = cid
+                else:
+                    i = cid * width + vi
+                    epoch = sight[i] if i < known else 0
+                    got = table_get(cid << 16 | epoch)
+                    ident = got if got is not None else _alias(seed, vi, cid, epoch)
+                    if host is not None:
+                        i = host * width + vi
+                        epoch = sight[i] if i < known else 0
+                        got = table_get(host << 16 | epoch)
+                        host = got if got is not None else _alias(seed, vi, host, epoch)
+                if counters:
+                    add(CardView(id=ident, code=card.code, face_down=card.face_down,
+                                 exhausted=card.exhausted, controller=card.controller,
+                                 counters=dict(counters), attached_to=host))
+                else:
+                    add(CardView(id=ident, code=card.code, face_down=card.face_down,
+                                 exhausted=card.exhausted, controller=card.controller,
+                                 attached_to=host))
+            elif counters:
+                add(CardView(face_down=True, exhausted=card.exhausted,
+                             controller=card.controller, counters=dict(counters)))
             else:
-                shown.append(CardView(face_down=True, exhausted=card.exhausted,
-                                      controller=card.controller, counters=dict(card.counters)))
-        zones.append(ZoneView(id=zid, kind=zone.kind, owner=zone.owner, visibility=vis,
-                              count=count, cards=shown))
+                add(CardView(face_down=True, exhausted=card.exhausted,
+                             controller=card.controller))
+        append_zone(ZoneView(id=zid, kind=zone.kind, owner=zone.owner, visibility=vis,
+                             count=count, cards=shown))
     pending = state.pending
     mine: Choice | None = None
     if pending is not None:

@@ -117,7 +117,15 @@ class HeuristicAgent:
         view = match.view(choice.player)
         if view.pending is None:  # not this seat's choice: nothing to decide from
             return [o.key for o in choice.options[:max(choice.min, 1)]]
-        return list(match.engine_keys(choice.player, self._decide(view, view.pending)))
+        shown = view.pending
+        answer = self._decide(view, shown)
+        engine = match.pending
+        if engine is None or len(engine.options) != len(shown.options):
+            return list(match.engine_keys(choice.player, answer))
+        # the seat's options are the engine's, in the same order (Match.engine_keys
+        # without building the seat's choice a second time)
+        to_engine = {o.key: e.key for o, e in zip(shown.options, engine.options, strict=True)}
+        return [to_engine.get(k, "\x00" + k) for k in answer]
 
     def _decide(self, view: tcgcore.View, choice: tcgcore.Choice) -> list[str]:
         codes: dict[int, str] = {}

@@ -6,6 +6,7 @@ panel (:func:`view_extra`), readable event lines and the registration hook.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import tcgcore
@@ -52,12 +53,38 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
     named by the viewer's aliases (:func:`tcgcore.card_alias`), as in the view's zones."""
     if not state.inv:
         return {}
+    cards = state.cards
+    zones = state.zones
+    alias = tcgcore.card_alias
+    seen: dict[int, int] = {}  # each card's alias once per panel (locations recur a lot)
 
     def a(cid: int) -> int:
-        return tcgcore.card_alias(state, cid, viewer) if cid >= 0 else cid
+        if cid < 0:
+            return cid
+        got = seen.get(cid)
+        if got is None:
+            got = seen[cid] = alias(state, cid, viewer)
+        return got
+    defs: dict[int, Any] = {}
+
+    def df(cid: int) -> Any:  # dof once per card per panel (a pure read of the state)
+        got = defs.get(cid)
+        if got is None:
+            got = defs[cid] = dof(state, cid)
+        return got
     invs = []
     for s, inv in enumerate(state.inv):
         d = cdef(state, inv.code)
+        play = zones[f"play.{s}"].cards
+        assets = []
+        for c in play:
+            if c != inv.card:
+                card = cards[c]
+                entry: dict[str, Any] = {"id": a(c), "code": card.code}
+                entry.update(card.counters)
+                if card.exhausted:
+                    entry["exhausted"] = True
+                assets.append(entry)
         invs.append({
             "seat": s, "code": inv.code, "name": d.name, "location": a(inv.location),
             "resources": inv.resources, "clues": inv.clues, "damage": inv.damage,
@@ -65,23 +92,19 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
             "actions": inv.actions, "acted": inv.acted, "status": inv.status,
             "skills": {k: skill_value(state, s, k)
                        for k in ("willpower", "intellect", "combat", "agility")},
-            "investigate_bonus": sum(dof(state, c).bonus.get("investigate:intellect", 0)
-                                     for c in state.zones[f"play.{s}"].cards),
-            "hand": len(state.zones[f"hand.{s}"].cards),
-            "deck": len(state.zones[f"deck.{s}"].cards),
-            "threat": [state.cards[c].code for c in state.zones[f"threat.{s}"].cards],
-            "assets": [{"id": a(c), "code": state.cards[c].code,
-                        **{k: v for k, v in state.cards[c].counters.items()},
-                        **({"exhausted": True} if state.cards[c].exhausted else {})}
-                       for c in state.zones[f"play.{s}"].cards if c != inv.card],
+            "investigate_bonus": sum(df(c).bonus.get("investigate:intellect", 0) for c in play),
+            "hand": len(zones[f"hand.{s}"].cards),
+            "deck": len(zones[f"deck.{s}"].cards),
+            "threat": [cards[c].code for c in zones[f"threat.{s}"].cards],
+            "assets": assets,
         })
     locs = []
-    for loc in state.zones["locations"].cards:
-        c = state.cards[loc]
+    for loc in zones["locations"].cards:
+        lc = cards[loc]
         enemies = enemies_at(state, loc)  # unengaged, and engaged with investigators here
         locs.append({
-            "id": a(loc), "code": c.code, "name": dof(state, loc).name,
-            "revealed": is_revealed(state, loc), "clues": c.counters.get("clues", 0),
+            "id": a(loc), "code": lc.code, "name": df(loc).name,
+            "revealed": is_revealed(state, loc), "clues": lc.counters.get("clues", 0),
             "shroud": shroud(state, loc),
             "connections": [a(x) for x in state.adj.get(str(loc), [])],
             "enemies": [a(e) for e in enemies],
@@ -89,17 +112,18 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
                               if i.location == loc and not i.status],
         })
     enemy_panel: dict[str, dict[str, Any]] = {}
-    for zid, zone in state.zones.items():
-        if zid.startswith(("at.", "threat.")):
+    for zid, zone in zones.items():
+        if zone.cards and zid.startswith(("at.", "threat.")):
             for e in zone.cards:
-                d = dof(state, e)
+                d = df(e)
                 if d.type_code == "enemy":
+                    card = cards[e]
                     enemy_panel[str(a(e))] = {"code": d.code, "health": enemy_health(state, e),
-                                       "damage": state.cards[e].counters.get("damage", 0),
+                                       "damage": card.counters.get("damage", 0),
                                        "engaged": engaged_seat(state, e),
-                                       "exhausted": state.cards[e].exhausted,
+                                       "exhausted": card.exhausted,
                                        "location": a(location_of(state, e)),
-                                       "doom": state.cards[e].counters.get("doom", 0)}
+                                       "doom": card.counters.get("doom", 0)}
     # the zone of a location's enemies and cards ("at.<location>") by the location's name
     # keyed as the viewer's views name the zone (``at.<the viewer's alias>``)
     zone_names = {f"at.{a(int(zid[3:]))}": f"at {dof(state, int(zid[3:])).name}"
@@ -129,7 +153,7 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
             "tokens": list(test.tokens),
             "bonus": test.skill_bonus, "value": test.value,
             "base": skill_value(state, test.seat, test.skill) + test.skill_bonus + sum(
-                dof(state, c).icons(test.skill) for c in test.committed)},
+                df(c).icons(test.skill) for c in test.committed)},
     }
 
 
@@ -532,6 +556,12 @@ def _validate_bag(state: ArkhamState) -> str | None:
     return None
 
 
+@cache
+def _act_agenda_codes() -> frozenset[str]:
+    """The codes of the built-in pool's act and agenda cards."""
+    return frozenset(code for code, d in card_pool().items() if d.type_code in ("act", "agenda"))
+
+
 def _validate_scenario(state: ArkhamState) -> str | None:
     """The ``scenario`` field of a save: ``""`` (not set up yet), ``"description"`` or a
     built-in scenario whose act and agenda cards are the ones the save holds."""
@@ -544,10 +574,16 @@ def _validate_scenario(state: ArkhamState) -> str | None:
     sdef = load_scenario(state.scenario)
     letters = "abcdefghijklmnopqrstuvwxyz"
     allowed = {c.rstrip(letters) for c in (*sdef.acts, *sdef.agendas, *sdef.set_aside)}
+    extra = state.extra_defs
+    pool = card_pool()
+    acts = None if extra else _act_agenda_codes()
     for card in state.cards:
-        d = state.extra_defs.get(card.code) or card_pool().get(card.code)
+        code = card.code
+        if acts is not None and code not in acts:  # the pool's acts and agendas, found once
+            continue
+        d = extra.get(code) or pool.get(code)
         if d is not None and d.type_code in ("act", "agenda") and \
-                card.code.rstrip(letters) not in allowed:  # "01145b": the back of 01145
+                code.rstrip(letters) not in allowed:  # "01145b": the back of 01145
             return (f"scenario: {state.scenario!r} does not match the cards ({d.type_code} "
                     f"{card.code} belongs to another scenario)")
     return None

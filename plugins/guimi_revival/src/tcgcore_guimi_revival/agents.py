@@ -67,12 +67,14 @@ class _Seen:
         panel = self.view.panel
         self.players: list[dict[str, Any]] = panel.get("players", [{}, {}])
         self.phase: str = panel.get("phase", "")
+        defs = self.defs
+        #: each identified card's definition, looked up once (``d`` runs very often)
+        self._defs: dict[int | None, CardDef | None] = {
+            cid: defs.get(code) for cid, code in self.code.items()}
+        self._strength: dict[int, int] = {}
 
     def d(self, cid: int | None) -> CardDef | None:
-        if cid is None:
-            return None
-        code = self.code.get(cid)
-        return self.defs.get(code) if code is not None else None
+        return self._defs.get(cid)
 
     def seq(self, p: int) -> int:
         return int(self.players[p].get("sequence", 9))
@@ -101,7 +103,13 @@ class _Seen:
 
     def strength(self, cid: int) -> int:
         """Strength as far as this seat can see it (printed, digested characteristics,
-        battle counters, continuous events)."""
+        battle counters, continuous events); computed once per card and decision."""
+        got = self._strength.get(cid)
+        if got is None:
+            got = self._strength[cid] = self._strength_now(cid)
+        return got
+
+    def _strength_now(self, cid: int) -> int:
         d = self.d(cid)
         if d is None:
             return 0
@@ -205,7 +213,14 @@ class HeuristicAgent:
         shown = seen.view.pending
         if shown is None:  # not this seat's choice
             return [o.key for o in choice.options[:max(choice.min, 1)]]
-        return list(match.engine_keys(choice.player, self._decide(seen, shown, match)))
+        answer = self._decide(seen, shown, match)
+        engine = match.pending
+        if engine is None or len(engine.options) != len(shown.options):
+            return list(match.engine_keys(choice.player, answer))
+        # the seat's options are the engine's, in the same order (Match.engine_keys
+        # without building the seat's choice a second time)
+        to_engine = {o.key: e.key for o, e in zip(shown.options, engine.options, strict=True)}
+        return [to_engine.get(k, "\x00" + k) for k in answer]
 
     def _decide(self, seen: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
         kind = choice.kind

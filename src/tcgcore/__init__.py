@@ -46,6 +46,7 @@ from ._errors import (
     StateDecodeError,
     TcgcoreError,
     UnknownGameError,
+    WorkerMismatchError,
 )
 from ._identity import card_alias
 from ._match import FORMAT_VERSION, Decision, Match, ReplayRecord, new_match, replay
@@ -143,6 +144,7 @@ __all__ = [
     "UnknownGameError",
     "View",
     "Visibility",
+    "WorkerMismatchError",
     "Zone",
     "ZoneView",
     "__version__",

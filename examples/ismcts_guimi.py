@@ -26,6 +26,7 @@ Prints the bot's win rate with its Wilson 95 % interval. Needs the ``rl`` extra:
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from typing import Any
 
@@ -37,14 +38,15 @@ import tcgcore
 import tcgcore.rl.openspiel as tos
 
 
-def play(games: int, simulations: int, seed: int = 0,
-         opponent: str = "random") -> dict[str, Any]:
+def play(games: int, simulations: int, seed: int = 0, opponent: str = "random",
+         progress: bool = False) -> dict[str, Any]:
     """Play ``games`` games of OpenSpiel's ISMCTS bot (``simulations`` per decision) against
     ``opponent`` (``"random"`` or ``"ismcts"``, see the module docstring).
 
     Returns ``games``, the bot's ``wins`` and ``losses``, its ``win_rate`` with
     ``wilson_low``/``wilson_high`` (95 %), and per side (``"bot"``, ``"opponent"``) the CPU
     seconds spent deciding (``cpu``) and the choices of the match answered (``decisions``).
+    ``progress``: a line on stderr after each game.
     """
     if opponent not in ("random", "ismcts"):
         raise ValueError(f"opponent must be 'random' or 'ismcts', got {opponent!r}")
@@ -86,6 +88,10 @@ def play(games: int, simulations: int, seed: int = 0,
         returns = state.returns()
         wins += returns[seat] > 0
         losses += returns[seat] < 0
+        if progress:
+            print(f"game {g + 1}/{games}: bot in seat {seat}, returns {returns}; so far "
+                  f"{wins} won, {losses} lost; CPU {cpu['bot']:.0f} s bot, "
+                  f"{cpu['opponent']:.0f} s opponent", file=sys.stderr, flush=True)
     rate, low, high = tcgcore.wilson_interval(wins, games)
     return {"games": games, "wins": wins, "losses": losses, "win_rate": rate,
             "wilson_low": low, "wilson_high": high, "cpu": cpu, "decisions": decisions}
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", choices=("random", "ismcts"), default="random")
     args = parser.parse_args(argv)
     cpu0 = time.process_time()
-    r = play(args.games, args.simulations, args.seed, args.opponent)
+    r = play(args.games, args.simulations, args.seed, args.opponent, progress=True)
     against = ("random" if args.opponent == "random" else
                f"tcgcore's ismcts ({args.simulations} iterations a decision)")
     per = {side: 1000 * r["cpu"][side] / max(1, r["decisions"][side]) for side in r["cpu"]}

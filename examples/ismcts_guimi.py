@@ -50,6 +50,8 @@ def play(games: int, simulations: int, seed: int = 0, opponent: str = "random",
     """
     if opponent not in ("random", "ismcts"):
         raise ValueError(f"opponent must be 'random' or 'ismcts', got {opponent!r}")
+    if simulations < 2:  # OpenSpiel's bot has no visited root after a single simulation
+        raise ValueError(f"simulations must be at least 2, got {simulations}")
     wins = losses = 0
     cpu = {"bot": 0.0, "opponent": 0.0}
     decisions = {"bot": 0, "opponent": 0}

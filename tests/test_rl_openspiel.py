@@ -163,3 +163,25 @@ def test_a_resampled_world_never_keeps_what_the_seat_cannot_know() -> None:
         world = state.resample_with_seed(player, seed)
         other = twin.resample_with_seed(player, seed)
         assert world.table.match.digest() == other.table.match.digest()
+
+
+def test_the_head_to_head_example_plays_a_whole_game_with_both_searches() -> None:
+    """``examples/ismcts_guimi.py --opponent ismcts`` at the smallest budget: one whole game,
+    a result for the bot's seat, CPU and decisions counted for both sides."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "ismcts_guimi.py"
+    spec = importlib.util.spec_from_file_location("ismcts_guimi", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    out = example.play(1, 2, seed=4, opponent="ismcts")
+    assert out["games"] == 1 and out["wins"] + out["losses"] <= 1
+    assert 0.0 <= out["wilson_low"] <= out["win_rate"] <= out["wilson_high"] <= 1.0
+    for side in ("bot", "opponent"):
+        assert out["decisions"][side] > 0 and out["cpu"][side] > 0
+    with pytest.raises(ValueError, match="opponent"):
+        example.play(1, 2, opponent="genius")
+    with pytest.raises(ValueError, match="at least 2"):
+        example.play(1, 1)

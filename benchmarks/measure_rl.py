@@ -70,7 +70,8 @@ def _rlcard_uno_steps(seconds: float) -> float:
 
 def measure(quick: bool) -> dict[str, Any]:
     """Rows ``{"name", "value", "unit"}``: the median environment steps per CPU-second of
-    each game (and of RLCard uno when rlcard is installed; its row is left out otherwise).
+    each game (and of RLCard uno when rlcard is installed; its row is left out otherwise,
+    and ``"note"`` says so, which ``benchmarks/run.py`` prints above the table).
     ``quick``: one repeat of 0.5 s each instead of five of 2 s. Without the rl extra the
     result has no rows and says why under ``"skipped"``."""
     repeats, seconds = (1, 0.5) if quick else (5, 2.0)
@@ -79,7 +80,7 @@ def measure(quick: bool) -> dict[str, Any]:
     try:
         import tcgcore.rl  # noqa: F401
     except ImportError as exc:
-        out["skipped"] = f"the rl extra is not installed ({exc})"
+        out["skipped"] = out["note"] = f"the rl extra is not installed ({exc})"
         return out
     for label, (game, players) in GAMES.items():
         figures = [_tcgcore_steps(game, players, seconds) for _ in range(repeats)]
@@ -88,6 +89,7 @@ def measure(quick: bool) -> dict[str, Any]:
     try:
         import rlcard  # noqa: F401
     except ImportError:
+        out["note"] = "rlcard is not installed (the bench extra), so uno has no row"
         return out
     figures = [_rlcard_uno_steps(seconds) for _ in range(repeats)]
     out["rows"].append({"name": "rlcard uno env steps", "value": statistics.median(figures),

@@ -42,12 +42,15 @@ def met(value: float | None, op: str, limit: float) -> bool | None:
     """Whether ``value op limit`` holds (``None`` when the figure was not measured)."""
     if value is None:
         return None
+    if op in ("<", ">"):
+        return value < limit if op == "<" else value > limit
     return value <= limit if op == "<=" else value >= limit
 
 
 def parse_target(text: str) -> tuple[str, float] | None:
-    """``"≥ 1.8"``, ``">= 1.8"``, ``"<= 40"`` or ``"≤ 40"`` as ``(op, limit)``; else ``None``."""
-    found = re.fullmatch(r"\s*(>=|<=|≥|≤)\s*([-+0-9.eE]+)\s*", text)
+    """``"≥ 1.8"``, ``">= 1.8"``, ``"<= 40"``, ``"≤ 40"`` or a strict ``"< 5"``/``"> 1"`` as
+    ``(op, limit)``; else ``None``."""
+    found = re.fullmatch(r"\s*(>=|<=|≥|≤|<|>)\s*([-+0-9.eE]+)\s*", text)
     if found is None:
         return None
     op = {"≥": ">=", "≤": "<="}.get(found[1], found[1])

@@ -117,6 +117,8 @@ def test_targets_read_each_figure_as_met_not_met_or_not_measured() -> None:
     assert verdicts["Arkham 4p heuristic games ≥ 0.25× uno"] is None
     assert report.parse_target("≥ 1.8") == (">=", 1.8) and report.parse_target("<= 40") == ("<=", 40.0)
     assert report.parse_target("fast") is None
+    assert report.parse_target("< 5") == ("<", 5.0) and report.met(5.0, "<", 5.0) is False
+    assert report.met(4.9, "<", 5.0) is True and report.met(1.7, ">", 1.7) is False
 
 
 def test_extra_modules_are_found_run_and_their_targets_read(tmp_path: Path) -> None:

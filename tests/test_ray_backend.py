@@ -207,6 +207,90 @@ def test_a_plugin_error_on_a_worker_names_the_game_and_seed_and_stops_the_run(
                                                            agents=["crashy"])
 
 
+def _write_plugin(folder: Path, version: str, note: str) -> Path:
+    """An installable plugin in ``folder``: the game ``versioned_sparks`` (Sparks under
+    another name) of the distribution ``tcgcore-versioned-sparks`` at ``version``, whose
+    module carries ``note`` as a comment (other content, same rules)."""
+    folder.mkdir()
+    (folder / "tcgcore_versioned_sparks.py").write_text(textwrap.dedent(f"""
+        # {note}
+        import copy
+        import tcgcore
+        from tcgcore.examples import sparks
+
+        spec = copy.copy(sparks.spec)
+        spec.name = "versioned_sparks"
+
+        @tcgcore.hookimpl
+        def tcgcore_games():
+            return [spec]
+        """))
+    dist = folder / f"tcgcore_versioned_sparks-{version}.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: tcgcore-versioned-sparks\nVersion: {version}\n")
+    (dist / "entry_points.txt").write_text(
+        "[tcgcore]\nversioned_sparks = tcgcore_versioned_sparks\n")
+    return folder
+
+
+@pytest.fixture
+def versioned_plugin(tmp_path: Path) -> Iterator[Path]:
+    """The plugin of :func:`_write_plugin` at version 1.0 installed in this process (the
+    driver); yields a folder for the workers' copies."""
+    here = _write_plugin(tmp_path / "driver", "1.0", "the driver's copy")
+    sys.path.insert(0, str(here))
+    importlib.invalidate_caches()
+    tcgcore.default_registry(refresh=True)
+    try:
+        yield tmp_path
+    finally:
+        sys.path.remove(str(here))
+        sys.modules.pop("tcgcore_versioned_sparks", None)
+        importlib.invalidate_caches()
+        tcgcore.default_registry(refresh=True)
+
+
+@pytest.mark.parametrize(("version", "note", "package"), [
+    ("1.1", "the driver's copy", "tcgcore-versioned-sparks"),  # another plugin version
+    ("1.0", "an edited copy", "versioned_sparks content"),  # same version, other content
+])
+def test_a_worker_with_other_packages_refuses_the_run(
+        versioned_plugin: Path, version: str, note: str, package: str) -> None:
+    """A worker whose plugin version or game content is not the driver's refuses the run
+    with a typed error naming the package and both versions, before it plays a game."""
+    there = _write_plugin(versioned_plugin / "worker", version, note)
+    on_workers = {"env_vars": {"PYTHONPATH": str(there)}}
+    with pytest.raises(tcgcore.WorkerMismatchError) as caught:
+        simulate("versioned_sparks", games=8, backend="ray", runtime_env=on_workers)
+    err = caught.value
+    driver = tcgcore.default_registry().plugin_versions("versioned_sparks")
+    assert (err.game, err.package) == ("versioned_sparks", package)
+    if package == "tcgcore-versioned-sparks":
+        assert (err.driver, err.worker) == ("1.0", "1.1") == (driver[package], version)
+        assert "tcgcore-versioned-sparks 1.1, this process 1.0" in str(err)
+    else:
+        assert err.driver != err.worker and len(err.worker) == 32
+    assert isinstance(err, tcgcore.BackendError)
+    # the same copy on the workers as here: the run plays, as on the local pool
+    same = _write_plugin(versioned_plugin / "same", "1.0", "the driver's copy")
+    assert simulate("versioned_sparks", games=8, backend="ray",
+                    runtime_env={"env_vars": {"PYTHONPATH": str(same)}}) == simulate(
+        "versioned_sparks", games=8)
+
+
+def test_a_worker_without_the_game_names_the_missing_plugin() -> None:
+    from tcgcore._ray_backend import first_mismatch
+    from tcgcore._simulate import _fingerprint
+
+    driver = _fingerprint("guimi_revival", tcgcore.default_registry())
+    worker = _fingerprint("no_such_game", tcgcore.default_registry())
+    assert worker == {"tcgcore": driver["tcgcore"]}
+    assert first_mismatch(driver, worker) == ("tcgcore-guimi-revival",
+                                              driver["tcgcore-guimi-revival"], "missing")
+    assert first_mismatch(driver, dict(driver)) is None
+
+
 def test_ray_arguments_are_checked_before_anything_runs() -> None:
     with pytest.raises(tcgcore.OptionsError, match="backend must be"):
         simulate("sparks", games=2, backend="spark")

@@ -109,6 +109,38 @@ def test_openspiel_ismcts_plays_guimi_through_the_adapter() -> None:
 
 
 
+def test_a_tcgcore_agent_answers_whole_choices_beside_the_openspiel_bot() -> None:
+    """``Table.choose``: tcgcore's own ``ismcts`` agent (the head-to-head of
+    ``examples/ismcts_guimi.py``) answers a seat's whole choice with engine keys, the
+    OpenSpiel state goes on from there; a wrong answer changes nothing."""
+    import tcgcore
+
+    game = pyspiel.load_game("tcgcore_guimi_revival", {"seed": 5})
+    state = game.new_initial_state()
+    table = state.table
+    agent = tcgcore.make_agent(table.match.spec, "ismcts:iterations=2:depth=20", 5)
+    before = table.match.state_bytes()
+    seat = state.current_player()
+    with pytest.raises(tcgcore.IllegalChoice):
+        table.choose(seat, ["no such option"])
+    assert table.match.state_bytes() == before
+    rng = np.random.default_rng(0)
+    answered = 0
+    while not state.is_terminal() and answered < 3:
+        match = table.match
+        assert match.pending is not None
+        if state.current_player() == 0:
+            decisions = len(match.decisions)
+            table.choose(0, agent.decide(match, match.pending))
+            assert len(match.decisions) == decisions + 1 and table.picked == []
+            answered += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        if not state.is_terminal():
+            assert state.legal_actions() == table.legal_actions(state.current_player())
+    assert answered == 3
+
+
 def test_a_resampled_world_never_keeps_what_the_seat_cannot_know() -> None:
     """``resample_with_seed`` is the game's determinisation of the seat's information set
     (``tcgcore.determinize_state``): two matches that differ only in a card the seat cannot
@@ -131,3 +163,25 @@ def test_a_resampled_world_never_keeps_what_the_seat_cannot_know() -> None:
         world = state.resample_with_seed(player, seed)
         other = twin.resample_with_seed(player, seed)
         assert world.table.match.digest() == other.table.match.digest()
+
+
+def test_the_head_to_head_example_plays_a_whole_game_with_both_searches() -> None:
+    """``examples/ismcts_guimi.py --opponent ismcts`` at the smallest budget: one whole game,
+    a result for the bot's seat, CPU and decisions counted for both sides."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "ismcts_guimi.py"
+    spec = importlib.util.spec_from_file_location("ismcts_guimi", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    out = example.play(1, 2, seed=4, opponent="ismcts")
+    assert out["games"] == 1 and out["wins"] + out["losses"] <= 1
+    assert 0.0 <= out["wilson_low"] <= out["win_rate"] <= out["wilson_high"] <= 1.0
+    for side in ("bot", "opponent"):
+        assert out["decisions"][side] > 0 and out["cpu"][side] > 0
+    with pytest.raises(ValueError, match="opponent"):
+        example.play(1, 2, opponent="genius")
+    with pytest.raises(ValueError, match="at least 2"):
+        example.play(1, 1)

@@ -62,6 +62,7 @@ from ._errors import (
     StepLimitError,
     TcgcoreError,
     UnknownGameError,
+    WorkerMismatchError,
 )
 from ._identity import card_alias, card_named
 from ._keys import KEY_SEPARATOR, Key, card_option, option_key, parse_key
@@ -177,6 +178,7 @@ __all__ = [
     "UnknownGameError",
     "View",
     "Visibility",
+    "WorkerMismatchError",
     "Zone",
     "ZoneView",
     "__version__",

@@ -17,6 +17,7 @@ Every error the library raises on purpose derives from :class:`TcgcoreError`::
     │   └── UnknownGameError (LookupError) no plugin registered that game name
     ├── EngineError (RuntimeError)        a game plugin broke an engine invariant
     ├── BackendError                      a simulation backend cannot be used (not installed)
+    │   └── WorkerMismatchError           a worker's packages or game content differ from the driver's
     └── SimulationError                   a game of a distributed simulation failed on a worker
 
 Errors caused by the caller's input subclass :class:`ValueError` as well, so a
@@ -43,6 +44,7 @@ __all__ = [
     "StateDecodeError",
     "TcgcoreError",
     "UnknownGameError",
+    "WorkerMismatchError",
 ]
 
 
@@ -143,6 +145,29 @@ class BackendError(TcgcoreError):
     """A simulation backend that cannot be used here: its optional dependency is not
     installed (the message says which ``pip install`` brings it), or the cluster it
     names cannot be reached."""
+
+
+class WorkerMismatchError(BackendError):
+    """A worker of a distributed simulation runs other code than the driver: another
+    version of tcgcore or of the game's plugin distribution, or other game content (a
+    digest of the source and data files of the packages that hold the game). The worker
+    refuses the run before it plays a game, since its games would not be the driver's.
+
+    Attributes:
+        game: the game's name.
+        package: the distribution (``"tcgcore"``, ``"tcgcore-guimi-revival"``) or
+            ``"<game> content"`` for the content digest.
+        driver: its version (or digest) in the process that started the run.
+        worker: its version (or digest) on the worker; ``"missing"`` when not installed.
+    """
+
+    def __init__(self, message: str, *, game: str, package: str, driver: str,
+                 worker: str) -> None:
+        super().__init__(message)
+        self.game = game
+        self.package = package
+        self.driver = driver
+        self.worker = worker
 
 
 class SimulationError(TcgcoreError):

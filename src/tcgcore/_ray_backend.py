@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import hashlib
 import importlib
+import importlib.util
 import itertools
 import logging
 import os
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
 from ._errors import BackendError, OptionsError, SimulationError
 
-__all__ = ["import_ray", "ray_session", "run_chunks"]
+__all__ = ["content_digest", "first_mismatch", "import_ray", "ray_session", "run_chunks"]
 
 INSTALL_HINT = 'pip install "tcgcore[ray]" (in a checkout: pip install -e ".[ray]")'
 
@@ -38,6 +41,49 @@ def import_ray() -> ModuleType:
     except ImportError as exc:
         raise BackendError(f"the Ray backend needs Ray, which is not installed here: "
                            f"{INSTALL_HINT}") from exc
+
+
+#: files a content digest leaves out: byte code and compiled extensions, which differ
+#: between machines for the same source
+_NOT_CONTENT = (".pyc", ".pyo", ".so", ".pyd")
+
+
+def content_digest(packages: tuple[str, ...]) -> str:
+    """A BLAKE2b digest (32 hex digits) of the source and data files of the importable
+    packages or modules ``packages`` (every file under a package's folders, by relative
+    path and bytes, without ``__pycache__``, byte code and compiled extensions): two
+    processes with the same digest load the same rules and card data. A name that is
+    not importable counts as ``missing``."""
+    digest = hashlib.blake2b(digest_size=16)
+    for name in packages:
+        digest.update(f"\0package {name}\0".encode())
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            digest.update(b"missing")
+            continue
+        entries: list[tuple[str, Path]] = []
+        for root in (Path(p) for p in spec.submodule_search_locations or []):
+            entries.extend((f.relative_to(root).as_posix(), f) for f in root.rglob("*")
+                           if f.is_file() and "__pycache__" not in f.parts
+                           and f.suffix not in _NOT_CONTENT)
+        if spec.submodule_search_locations is None and spec.origin:  # a single module
+            entries.append((Path(spec.origin).name, Path(spec.origin)))
+        for rel, f in sorted(entries):
+            digest.update(f"\0{rel}\0".encode())
+            digest.update(f.read_bytes())
+    return digest.hexdigest()
+
+
+def first_mismatch(driver: Mapping[str, str],
+                   worker: Mapping[str, str]) -> tuple[str, str, str] | None:
+    """The first entry of ``driver``'s fingerprint (``{package: version or digest}``) that
+    ``worker``'s lacks or differs in, as ``(package, driver's, worker's)`` (``"missing"``
+    when the worker lacks it); ``None`` when the worker has every one of them."""
+    for package, version in driver.items():
+        theirs = worker.get(package, "missing")
+        if theirs != version:
+            return package, version, theirs
+    return None
 
 
 def _joins_a_cluster(address: str | None) -> bool:
@@ -107,9 +153,14 @@ def run_chunks(play: Callable[[_Job, int, int], _Result], job: _Job,
     ``chunks(slots)`` and hand each result to ``on_result(chunk, result)`` in this
     process, in the order the tasks finish.
 
-    ``slots`` is ``workers`` or else the cluster's CPUs: at most that many tasks are
-    submitted at a time, so a run of any length holds a bounded number of tasks and
-    results. ``job`` goes into the object store once. A task whose worker process dies
+    ``slots`` is ``workers`` or else the cluster's CPUs: at most that many chunks play at
+    a time. When they are the whole cluster, one more chunk per slot waits queued, so a
+    worker that finishes a chunk starts the next at once instead of idling for the
+    round trip to this process; with fewer slots than CPUs exactly ``slots`` tasks are
+    out (a queued one would play at once on a free CPU). Either way a run of any length
+    holds a bounded number of tasks and results. ``job`` goes into the object store
+    once; a worker process loads the plugins once and keeps them for every later chunk
+    (and run) it plays. A task whose worker process dies
     is re-run by Ray (:data:`MAX_RETRIES`). When anything raises (``on_result``, a
     task lost for good, Ctrl-C), the tasks still out are cancelled (their worker
     processes stopped) before the error goes on.
@@ -121,6 +172,7 @@ def run_chunks(play: Callable[[_Job, int, int], _Result], job: _Job,
     ray = import_ray()
     with ray_session(address, workers=workers if not _joins_a_cluster(address) else None) as cpus:
         slots = workers or max(1, cpus)
+        ahead = 2 * slots if slots >= cpus else slots
         task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(play)
         if runtime_env is not None:
             task = task.options(runtime_env=runtime_env)
@@ -132,7 +184,7 @@ def run_chunks(play: Callable[[_Job, int, int], _Result], job: _Job,
             out[task.remote(job_ref, chunk.start, len(chunk))] = chunk
 
         try:
-            for chunk in itertools.islice(todo, slots):
+            for chunk in itertools.islice(todo, ahead):
                 submit(chunk)
             while out:
                 ready, _ = ray.wait(list(out), num_returns=1)

@@ -7,6 +7,7 @@ results are combined in game order.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import multiprocessing
@@ -24,10 +25,10 @@ import msgspec
 
 from . import _ray_backend
 from ._agents import make_agent, play_out
-from ._errors import OptionsError, SimulationError
+from ._errors import OptionsError, SimulationError, UnknownGameError, WorkerMismatchError
 from ._match import _create
 from ._model import SeatCards
-from ._plugins import Registry, _is_default_registry, default_registry
+from ._plugins import Registry, _is_default_registry, _tcgcore_version, default_registry
 
 __all__ = ["GameOutcome", "SimulationReport", "merge_reports", "simulate",
            "wilson_interval"]
@@ -248,16 +249,49 @@ class _ChunkFailure(msgspec.Struct, kw_only=True):
     traceback: str
 
 
+class _WorkerMismatch(msgspec.Struct, kw_only=True):
+    """What a Ray chunk returns instead of playing when its worker runs other code than the
+    driver (see :func:`tcgcore._ray_backend.first_mismatch`)."""
+
+    package: str
+    driver: str
+    worker: str
+
+
 #: a chunk's job for the Ray backend: game, base seed, players, options, seat agent
-#: names, keep_events, keep_outcomes, card_usage (put in the object store once per run)
-_Job = tuple[str, int, int | None, dict[str, Any], list[str], bool, bool, bool]
+#: names, keep_events, keep_outcomes, card_usage, the driver's code fingerprint (put in the
+#: object store once per run)
+_Job = tuple[str, int, int | None, dict[str, Any], list[str], bool, bool, bool, dict[str, str]]
 
 
-def _play_chunk(job: _Job, start: int, count: int) -> bytes | _ChunkFailure:
+def _fingerprint(game: str, registry: Registry) -> dict[str, str]:
+    """``{distribution: version}`` of tcgcore and ``game``'s plugin, and ``"<game>
+    content"``: a digest of the packages that hold the game (only tcgcore's version when
+    the game is not registered)."""
+    try:
+        versions = registry.plugin_versions(game)
+    except UnknownGameError:
+        return {"tcgcore": _tcgcore_version()}
+    return {**versions, f"{game} content":
+            _ray_backend.content_digest(tuple(registry.game_packages(game)))}
+
+
+@functools.cache
+def _worker_fingerprint(game: str) -> dict[str, str]:
+    """:func:`_fingerprint` of this worker process, computed once: the code it loaded."""
+    return _fingerprint(game, default_registry())
+
+
+def _play_chunk(job: _Job, start: int, count: int) -> bytes | _ChunkFailure | _WorkerMismatch:
     """Games ``start .. start + count - 1`` of a run, on a Ray worker: the msgpack bytes of
     their own :class:`SimulationReport` (base seed ``seed + start``, which plays exactly
-    those games), or the first failure with its traceback (the chunk stops there)."""
-    game, seed, players, options, names, keep_events, keep, usage = job
+    those games), or the first failure with its traceback (the chunk stops there), or,
+    before any game, the first package whose version or content differs from the
+    driver's."""
+    game, seed, players, options, names, keep_events, keep, usage, driver = job
+    mismatch = _ray_backend.first_mismatch(driver, _worker_fingerprint(game))
+    if mismatch is not None:
+        return _WorkerMismatch(package=mismatch[0], driver=mismatch[1], worker=mismatch[2])
     tally = _Tally(len(names), names, keep)
     base = seed + start
     for i in range(count):
@@ -414,6 +448,9 @@ def simulate(
             backend, or ``address``/``runtime_env`` without ``backend="ray"``.
         BackendError: ``backend="ray"`` without Ray installed (the message says how to
             install it).
+        WorkerMismatchError: with ``backend="ray"``, a worker has another version of
+            tcgcore or of the game's plugin, or other game content, than this process
+            (the error names the package and both versions); no game of it is counted.
         SimulationError: with ``backend="ray"``, a game raised on a worker (the error
             names the game, its seed and carries the worker's traceback) or a chunk's
             worker died more often than it may be re-run.
@@ -490,7 +527,7 @@ def simulate(
     tally = _Tally(n, seat_names, keep_outcomes)
     if backend == "ray":
         _run_on_ray(tally, (game, seed, players, opts, seat_names, keep_events, keep_outcomes,
-                            card_usage),
+                            card_usage, _fingerprint(game, reg)),
                     games=games, workers=workers, address=address,
                     runtime_env=None if runtime_env is None else dict(runtime_env),
                     progress=progress)
@@ -548,7 +585,13 @@ def _run_on_ray(tally: _Tally, job: _Job, *, games: int, workers: int | None,
     into ``tally`` as it arrives, in whatever order the chunks finish."""
     game, seed = job[0], job[1]
 
-    def fold(chunk: range, result: bytes | _ChunkFailure) -> None:
+    def fold(chunk: range, result: bytes | _ChunkFailure | _WorkerMismatch) -> None:
+        if isinstance(result, _WorkerMismatch):
+            raise WorkerMismatchError(
+                f"{game}: a Ray worker refused the run: it has {result.package} "
+                f"{result.worker}, this process {result.driver} (every node needs the same "
+                f"packages; docs/distributed.md)", game=game, package=result.package,
+                driver=result.driver, worker=result.worker)
         if isinstance(result, _ChunkFailure):
             raise SimulationError(
                 f"{game}: game {result.index} (match seed {seed + result.index}) failed on a "

@@ -401,6 +401,19 @@ class Table:
         self.play_bound()
         return True
 
+    def choose(self, seat: int, keys: list[str]) -> None:
+        """Answer ``seat``'s whole pending choice at once with engine keys (what a
+        :class:`tcgcore.Agent` returns, see :meth:`tcgcore.Match.choose`), dropping any
+        picks in progress; bound seats then play until a free seat must decide.
+
+        Raises:
+            IllegalChoice: the keys do not answer the choice (nothing changes).
+        """
+        self.match.choose(seat, keys)
+        self.picked = []
+        self._seen = {}
+        self.play_bound()
+
     def option_for(self, seat: int, action: int) -> Option | None:
         """The option ``action`` would pick for ``seat`` now (``None`` for ``stop``)."""
         _, choice, ids = self.sees(seat)

@@ -174,7 +174,7 @@ class Hub(Server):
         decisions, and the spectator's log up to there. Public facts only, so any page may
         step through any match.
 
-        Returns ``{"type": "replay", "view", "log", "step", "steps", "game"}``.
+        Returns ``{"type": "replay", "view", "log", "step", "steps", "game", "title"}``.
 
         Raises:
             ProtocolError: ``unknown_match``, or ``bad_request`` for a step outside
@@ -200,7 +200,7 @@ class Hub(Server):
         log = [line for line in (describe_event(match.spec, state, ev) for ev in events)
                if line.strip()]
         return {"type": "replay", "view": match.view(None), "log": log, "step": step,
-                "steps": len(decisions), "game": match.game, "seats": self.seats.get(match_id, [])}
+                "steps": len(decisions), "game": match.game, "title": match.spec.title, "seats": self.seats.get(match_id, [])}
 
     def can_undo(self, match_id: str, seat: int | None) -> bool:
         """Undo is for a match with one person (solo, or against agents only), as in the
@@ -283,7 +283,7 @@ class Hub(Server):
 
     def update_for(self, conn: Connection) -> dict[str, Any]:
         """The push a page gets after a change: its seat's view, its new events and their log
-        lines (``{"type": "update", "view", "events", "log", "seats", "game", "reset",
+        lines (``{"type": "update", "view", "events", "log", "seats", "game", "title", "reset",
         "can_undo"}``; ``reset``: the log starts again from the session's first event, after a
         join or an undo)."""
         entry = self._entry(conn.match_id)
@@ -300,6 +300,7 @@ class Hub(Server):
                if line.strip()]
         return {"type": "update", "view": view["view"], "events": events["events"], "log": log,
                 "seats": self.seats.get(conn.match_id, []), "game": entry.match.game,
+                "title": entry.match.spec.title,
                 "reset": since == 0, "can_undo": self.can_undo(conn.match_id, conn.seat)}
 
     async def push(self, match_id: str) -> None:

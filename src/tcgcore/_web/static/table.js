@@ -57,6 +57,7 @@ function onMessage(msg) {
     T.canUndo = msg.can_undo;
     T.view = msg.view;
     T.game = msg.game;
+    T.title = msg.title || msg.game;
     T.seats = msg.seats;
     T.log.push(...msg.log);
     const pend = T.view.pending;
@@ -219,6 +220,7 @@ async function replayStep(step) {
   }
   T.view = msg.view;
   T.game = msg.game;
+  T.title = msg.title || msg.game;
   T.seats = msg.seats;
   T.log = msg.log;
   T.step = msg.step;
@@ -455,8 +457,8 @@ function render() {
     render();
   }));
   const v = T.view;
-  document.getElementById("title").textContent = T.game;
-  document.title = T.game + " — tcgcore";
+  document.getElementById("title").textContent = T.title;
+  document.title = T.title + " — tcgcore";
   document.getElementById("status").textContent = fmt(_("Turn {turn}"), { turn: v.turn }) + " · " + (REPLAY ? _("Replay") : SEAT === null ? _("Spectator") : seatName(SEAT));
   renderBoard();
   renderChoice();

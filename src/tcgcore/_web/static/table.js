@@ -322,7 +322,7 @@ function renderBoard() {
   board.replaceChildren(...order.map((key) => el("section", { class: "seat" + (key === SEAT ? " mine" : ""), "data-owner": key },
     el("h2", {}, key === "shared" ? _("Shared") : seatName(key)),
     el("div", { class: "zones" }, groups.get(key).map((z) => el("div", { class: "zone kind-" + z.kind, "data-zone": z.id },
-      el("h3", {}, _(z.kind), " ", el("span", { class: "count" }, "(" + (z.count || 0) + ")")),
+      el("h3", {}, _(z.kind).replace(/_/g, " "), " ", el("span", { class: "count" }, "(" + (z.count || 0) + ")")),
       el("div", { class: "cards" }, (z.cards || []).length ? z.cards.map((c) => cardTile(c, byCard))
         : z.count ? [el("div", { class: "card back" }, fmt(_("{n} hidden"), { n: z.count }))] : []))))))); 
 }

@@ -115,3 +115,16 @@ def test_same_numbers_in_another_process() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     rng = Rng.from_seed(2024)
     assert out.stdout.strip() == str([rng.randbelow(1000) for _ in range(8)])
+
+
+def test_forced_shuffle_results_are_checked_against_each_position() -> None:
+    # Fisher-Yates with forced results: position i draws below i + 1, so 3 is allowed for
+    # the last of four positions and refused for the one before it
+    rng = Rng.from_seed(9)
+    rng.force(3, 0, 0)
+    deck = [10, 11, 12, 13]
+    rng.shuffle(deck)
+    assert deck == [11, 12, 10, 13] and rng.forced == []
+    rng.force(0, 3)
+    with pytest.raises(ValueError, match=r"forced random result 3 is not in 0\.\.2"):
+        rng.shuffle([10, 11, 12, 13])

@@ -163,3 +163,150 @@ def test_serve_speaks_the_seats_ids() -> None:
     assert entry.match.decisions[-1].keys == [choice.options[0].key]
     events = _serve(server, op="events", match=match, since=0)["events"]
     assert all(e.code is None for e in events if e.kind == "drawn")  # the spectator's
+
+
+def _alias_reference(seed: int, viewer: int, card: int, epoch: int) -> int:
+    """The alias permutation written out plainly (module text of ``tcgcore._identity``):
+    six Feistel rounds over (16-bit id, 16-bit epoch), each round's four byte tables cut
+    in order from one SHAKE-256 output keyed by the seed and the viewer."""
+    import hashlib
+
+    raw = hashlib.shake_256(b"tcgcore.alias" + seed.to_bytes(8, "little")
+                            + viewer.to_bytes(2, "little")).digest(6 * 1024)
+    left, right = card % 65536, epoch % 65536
+    for r in range(6):
+        a, b, c, d = (raw[r * 1024 + 256 * k:r * 1024 + 256 * (k + 1)] for k in range(4))
+        f = (a[right % 256] ^ b[right // 256]) + 256 * (c[right % 256] ^ d[right // 256])
+        left, right = right, left ^ f
+    return left * 65536 + right
+
+
+def test_aliases_are_the_documented_permutation_of_id_and_sight_epoch() -> None:
+    # a pure function of the seed and the sight epochs: the same on any machine and after
+    # a reload, so a front end that reconnects keeps following the cards it saw
+    m = tcgcore.new_match("sparks", seed=2**64 - 3)
+    cid = m.state.zones["deck.0"].cards[0]
+    m.engine.move(cid, "discard.0")
+    m.engine.move(cid, "deck.0")  # out of everybody's sight: epoch 1
+    for viewer, index in ((0, 0), (1, 1), (None, 2)):
+        for card in range(len(m.state.cards)):
+            epoch = 1 if card == cid else 0
+            assert tcgcore.card_alias(m.state, card, viewer) == _alias_reference(
+                m.state.seed, index, card, epoch)
+    for card, epoch in [(0, 0), (65535, 65535), (300, 2), (7, 65535)]:
+        assert _identity._permute(12345, 3, card, epoch) == _alias_reference(12345, 3, card, epoch)
+
+
+def test_card_alias_names_only_ids_the_alias_space_holds() -> None:
+    m = tcgcore.new_match("sparks", seed=1)
+    assert tcgcore.card_alias(m.state, 65535, 0) == _alias_reference(1, 0, 65535, 0)
+    for bad in (65536, -1):
+        with pytest.raises(ValueError, match="outside 0..65535"):
+            tcgcore.card_alias(m.state, bad, 0)
+
+
+def test_each_viewer_gets_one_alias_per_card_also_after_many_views() -> None:
+    m = tcgcore.new_match("sparks", seed=3)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)], max_decisions=20)
+    for viewer in (0, 1, None):
+        for _ in range(2):  # the second pass reads the memo the first one filled
+            ids = [tcgcore.card_alias(m.state, c, viewer) for c in range(len(m.state.cards))]
+            assert len(set(ids)) == len(ids)
+            shown = [c.id for z in m.view(viewer).zones for c in z.cards
+                     if c is not None and c.id is not None]
+            assert len(set(shown)) == len(shown) and set(shown) <= set(ids)
+
+
+def test_losing_sight_changes_the_alias_only_for_the_viewers_that_lost_it() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    cid = m.state.zones["deck.1"].cards[0]
+    m.engine.move(cid, "discard.1")
+    before = {v: tcgcore.card_alias(m.state, cid, v) for v in (0, 1, None)}
+    m.engine.move(cid, "hand.1")  # seat 1 keeps sight of its own hand; seat 0, spectator lose it
+    assert tcgcore.card_alias(m.state, cid, 1) == before[1]
+    assert tcgcore.card_alias(m.state, cid, 0) != before[0]
+    assert tcgcore.card_alias(m.state, cid, None) != before[None]
+    other = m.state.zones["deck.0"].cards[0]  # a card no one lost sight of keeps epoch 0
+    assert tcgcore.card_alias(m.state, other, 0) == _alias_reference(5, 0, other, 0)
+    m.engine.move(cid, "discard.1")
+    for v in (0, None):  # back in sight: named by the new alias, not the old one
+        assert tcgcore.card_alias(m.state, cid, v) == _alias_reference(
+            5, 2 if v is None else v, cid, 1)
+
+
+def test_events_name_cards_by_the_alias_of_when_they_happened() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    cid = m.state.zones["deck.1"].cards[0]
+    start = m.state.event_count
+    m.engine.move(cid, "discard.1")
+    m.engine.move(cid, "deck.1", index=0)
+    m.engine.move(cid, "discard.1")
+    raw = m.events_since(start, player="all")
+    assert [e.kind for e in raw] == ["moved", "moved", "moved"]
+    for viewer, index in ((0, 0), (1, 1), (None, 2)):
+        seen = m.events_since(start, player=viewer)
+        assert seen[0].card == _alias_reference(5, index, cid, 0)
+        assert seen[0].code == m.state.cards[cid].code
+        # everybody saw it go into the deck: still the alias it had before it went
+        assert seen[1].card == seen[0].card and seen[1].code == seen[0].code
+        assert seen[2].card == _alias_reference(5, index, cid, 1)
+        assert seen[2].card == tcgcore.card_alias(m.state, cid, viewer)
+        assert all(e.sight is None for e in seen)
+
+
+def _crafted_choice(m: tcgcore.Match[Any], options: list[tcgcore.Option]) -> None:
+    """Put a pending choice of seat 0 with the given options in place (read-only tests
+    of the seat-facing translation)."""
+    m.state.pending = tcgcore.Choice(player=0, kind="pick", prompt="Pick", options=options,
+                                     min=0, max=2, seq=41)
+
+
+def test_a_seat_key_replaces_only_the_first_part_that_spells_the_card() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    a = tcgcore.card_alias(m.state, 12, 0)
+    _crafted_choice(m, [
+        tcgcore.Option(key="pick:12:12", label="twice", card=12),
+        tcgcore.Option(key="x12:12", label="later part", card=12),
+        tcgcore.Option(key="120:3", label="a longer number", card=12),
+        tcgcore.Option(key="use", label="no number", card=12),
+        tcgcore.Option(key="pass", label="no card"),
+    ])
+    shown = m.seat_choice(0)
+    assert shown is not None
+    assert [o.key for o in shown.options] == [f"pick:{a}:12", f"x12:{a}", "120:3", "use", "pass"]
+    assert [o.card for o in shown.options] == [a, a, a, a, None]
+    assert [o.label for o in shown.options] == ["twice", "later part", "a longer number",
+                                                "no number", "no card"]
+    assert (shown.player, shown.kind, shown.prompt, shown.min, shown.max, shown.seq) == (
+        0, "pick", "Pick", 0, 2, 41)
+    assert m.engine_keys(0, [f"pick:{a}:12", "pass"]) == ["pick:12:12", "pass"]
+    assert m.seat_choice(1) is None and m.view(1).pending is None
+
+
+def test_a_seat_key_that_would_repeat_another_option_key_keeps_the_engine_key() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    a = tcgcore.card_alias(m.state, 12, 0)
+    _crafted_choice(m, [tcgcore.Option(key=str(a), label="a key spelled like the alias"),
+                        tcgcore.Option(key="12", label="card 12", card=12)])
+    shown = m.seat_choice(0)
+    assert shown is not None and [o.key for o in shown.options] == [str(a), "12"]
+    assert m.engine_keys(0, ["12"]) == ["12"] and m.engine_keys(0, [str(a)]) == [str(a)]
+
+
+def test_card_ids_in_option_data_become_the_seats_aliases(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    monkeypatch.setattr(m.spec, "card_data_keys", frozenset({"target", "cards", "bad"}))
+    n = len(m.state.cards)
+    hidden = m.state.zones["hand.1"].cards[0]  # a card seat 0 cannot see: still aliased
+    data = {"target": 3, "cards": f"4, -1,x,{n},{hidden}", "bad": [1, 2], "amount": 7}
+    _crafted_choice(m, [tcgcore.Option(key="go", label="Go", data=data),
+                        tcgcore.Option(key="far", label="Far", data={"target": n}),
+                        tcgcore.Option(key="none", label="None", data={"amount": 1})])
+    shown = m.seat_choice(0)
+    assert shown is not None
+    alias = [tcgcore.card_alias(m.state, c, 0) for c in (3, 4, hidden)]
+    assert shown.options[0].data == {"target": alias[0], "cards": f"{alias[1]},-1,{alias[2]}",
+                                     "bad": [1, 2], "amount": 7}
+    assert shown.options[1].data == {"target": None}  # no such card
+    assert shown.options[2].data == {"amount": 1}
+    assert m.state.pending is not None and m.state.pending.options[0].data == data  # unchanged

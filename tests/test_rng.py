@@ -128,3 +128,44 @@ def test_forced_shuffle_results_are_checked_against_each_position() -> None:
     rng.force(0, 3)
     with pytest.raises(ValueError, match=r"forced random result 3 is not in 0\.\.2"):
         rng.shuffle([10, 11, 12, 13])
+
+
+_M64 = 2**64 - 1
+
+
+def _state_whose_next_output_is(out: int) -> list[int]:
+    """State words whose next xoshiro256** output is ``out``: the output depends on the
+    second word only (``rotl(s1 * 5, 7) * 9``), so invert those three steps."""
+    y = out * pow(9, -1, 2**64) & _M64
+    x = (y >> 7 | y << 57) & _M64
+    return [1, x * pow(5, -1, 2**64) & _M64, 2, 3]
+
+
+def test_lemire_rejects_exactly_the_low_words_below_the_threshold() -> None:
+    # n = 3: the threshold (2**64 - 3) % 3 is 1; n = 2 (a power of two): it is 0
+    assert Rng(s=_state_whose_next_output_is(0)).next64() == 0
+    one_third = pow(3, -1, 2**64)  # next64() * 3 has the low word 1: exactly the threshold
+    assert Rng(s=_state_whose_next_output_is(one_third)).next64() == one_third
+    rng = Rng(s=_state_whose_next_output_is(one_third))
+    assert rng.randbelow(3) == one_third * 3 >> 64 and rng.draws == 1
+    rng = Rng(s=_state_whose_next_output_is(0))
+    assert rng.randbelow(2) == 0 and rng.draws == 1  # low word 0, threshold 0: accepted
+    rng = Rng(s=_state_whose_next_output_is(0))
+    rng.randbelow(3)
+    assert rng.draws == 2  # low word 0 below the threshold 1: drawn again
+    # the shuffle's inlined draw keeps the same boundary
+    rng = Rng(s=_state_whose_next_output_is(0))
+    pair = ["a", "b"]
+    rng.shuffle(pair)
+    assert pair == ["b", "a"] and rng.draws == 1  # j = 0: the two swap
+    rng = Rng(s=_state_whose_next_output_is(one_third))
+    plain = Rng(s=list(rng.s))
+    trio = [1, 2, 3]
+    rng.shuffle(trio)
+    j = plain.randbelow(3)
+    assert plain.draws == 1
+    expected = [1, 2, 3]
+    expected[2], expected[j] = expected[j], expected[2]
+    k = plain.randbelow(2)
+    expected[1], expected[k] = expected[k], expected[1]
+    assert trio == expected and rng.draws == plain.draws == 2

@@ -201,7 +201,7 @@ def test_card_alias_names_only_ids_the_alias_space_holds() -> None:
     m = tcgcore.new_match("sparks", seed=1)
     assert tcgcore.card_alias(m.state, 65535, 0) == _alias_reference(1, 0, 65535, 0)
     for bad in (65536, -1):
-        with pytest.raises(ValueError, match="outside 0..65535"):
+        with pytest.raises(ValueError, match=r"outside 0\.\.65535"):
             tcgcore.card_alias(m.state, bad, 0)
 
 

@@ -169,3 +169,40 @@ def test_lemire_rejects_exactly_the_low_words_below_the_threshold() -> None:
     k = plain.randbelow(2)
     expected[1], expected[k] = expected[k], expected[1]
     assert trio == expected and rng.draws == plain.draws == 2
+
+
+def test_a_fresh_generator_has_no_overrides_and_encodes_only_its_words() -> None:
+    import gc
+
+    import msgspec
+
+    rng = Rng.from_seed(4)
+    assert not gc.is_tracked(rng)  # plain data: the cycle collector never scans it
+    assert rng.forced == [] and rng.frozen_shuffles == 0 and rng.draws == 0
+    assert msgspec.json.decode(msgspec.json.encode(rng)) == {"s": rng.s}
+    rng.frozen_shuffles = 1
+    rng.shuffle([1, 2])  # the stacked shuffle is used up: back to the fresh encoding
+    assert msgspec.json.decode(msgspec.json.encode(rng)) == {"s": rng.s}
+    with pytest.raises(TypeError):
+        Rng([1, 2, 3, 4])  # type: ignore[misc]  # fields are keyword-only
+
+
+def test_a_draw_is_the_high_word_of_the_whole_output_times_n() -> None:
+    # for n = 2 the draw is the output's top bit: outputs on both sides of 2**63, where a
+    # rotation that moves a low bit (x >> 56 or x >> 58 for x >> 57) would change it
+    for out, expected in [(2**63 - 2, 0), (2**63 - 1, 0), (2**63, 1), (2**63 + 1, 1)]:
+        assert Rng(s=_state_whose_next_output_is(out)).randbelow(2) == expected
+        pair = ["a", "b"]
+        Rng(s=_state_whose_next_output_is(out)).shuffle(pair)
+        assert pair == (["b", "a"] if expected == 0 else ["a", "b"])
+
+
+def test_forced_results_must_lie_in_the_range_asked() -> None:
+    rng = Rng.from_seed(9)
+    for bad in (-1, 5):
+        rng.force(bad)
+        with pytest.raises(ValueError, match=rf"forced random result {bad} is not in 0\.\.4"):
+            rng.randbelow(5)
+        assert rng.forced == []
+    rng.force(0, 4)
+    assert [rng.randbelow(5), rng.randbelow(5)] == [0, 4]

@@ -298,7 +298,8 @@ def test_card_ids_in_option_data_become_the_seats_aliases(monkeypatch: pytest.Mo
     monkeypatch.setattr(m.spec, "card_data_keys", frozenset({"target", "cards", "bad"}))
     n = len(m.state.cards)
     hidden = m.state.zones["hand.1"].cards[0]  # a card seat 0 cannot see: still aliased
-    data = {"target": 3, "cards": f"4, -1,x,{n},{hidden}", "bad": [1, 2], "amount": 7}
+    data: dict[str, str | int | bool | None] = {
+        "target": 3, "cards": f"4, -1,x,{n},{hidden}", "bad": True, "amount": 7}
     _crafted_choice(m, [tcgcore.Option(key="go", label="Go", data=data),
                         tcgcore.Option(key="far", label="Far", data={"target": n}),
                         tcgcore.Option(key="none", label="None", data={"amount": 1})])
@@ -306,7 +307,7 @@ def test_card_ids_in_option_data_become_the_seats_aliases(monkeypatch: pytest.Mo
     assert shown is not None
     alias = [tcgcore.card_alias(m.state, c, 0) for c in (3, 4, hidden)]
     assert shown.options[0].data == {"target": alias[0], "cards": f"{alias[1]},-1,{alias[2]}",
-                                     "bad": [1, 2], "amount": 7}
+                                     "bad": True, "amount": 7}  # a flag is no card
     assert shown.options[1].data == {"target": None}  # no such card
     assert shown.options[2].data == {"amount": 1}
     assert m.state.pending is not None and m.state.pending.options[0].data == data  # unchanged

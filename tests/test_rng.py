@@ -184,7 +184,7 @@ def test_a_fresh_generator_has_no_overrides_and_encodes_only_its_words() -> None
     rng.shuffle([1, 2])  # the stacked shuffle is used up: back to the fresh encoding
     assert msgspec.json.decode(msgspec.json.encode(rng)) == {"s": rng.s}
     with pytest.raises(TypeError):
-        Rng([1, 2, 3, 4])  # type: ignore[misc]  # fields are keyword-only
+        Rng([1, 2, 3, 4])  # type: ignore[call-arg]  # fields are keyword-only
 
 
 def test_a_draw_is_the_high_word_of_the_whole_output_times_n() -> None:

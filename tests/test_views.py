@@ -234,3 +234,19 @@ def test_the_view_reports_the_public_counters_panel_and_result(registry: tcgcore
     final = m.view(0)
     assert final.result == m.result and final.result is not m.result
     assert final.pending is None and final.waiting_for is None and final.waiting_kind is None
+
+
+def test_views_omit_the_fields_at_their_protocol_defaults(registry: tcgcore.Registry) -> None:
+    # docs/protocol.md: `count` defaults to 0, `face_down` and `exhausted` to false; fields
+    # equal to their default are omitted, so a client reads a missing field as its default
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    cid = m.state.zones["deck.0"].cards[0]
+    m.engine.move(cid, "discard.0")
+    raw = msgspec.json.decode(msgspec.json.encode(m.view(1)))
+    zones = {z["id"]: z for z in raw["zones"]}
+    assert zones["discard.0"]["cards"] == [
+        {"id": tcgcore.card_alias(m.state, cid, 1), "code": m.state.cards[cid].code,
+         "controller": 0}]
+    assert zones["discard.1"] == {"id": "discard.1", "kind": "discard", "owner": 1}
+    assert zones["hand.0"] == {"id": "hand.0", "kind": "hand", "owner": 0,
+                               "visibility": "owner", "count": 3}

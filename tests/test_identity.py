@@ -215,6 +215,13 @@ def test_each_viewer_gets_one_alias_per_card_also_after_many_views() -> None:
             shown = [c.id for z in m.view(viewer).zones for c in z.cards
                      if c is not None and c.id is not None]
             assert len(set(shown)) == len(shown) and set(shown) <= set(ids)
+    choice = m.pending
+    assert choice is not None and any(o.card is not None for o in choice.options)
+    seat = m.seat_choice(choice.player)  # read through the memo the loops above filled
+    assert seat is not None
+    assert [o.card for o in seat.options] == [
+        None if o.card is None else tcgcore.card_alias(m.state, o.card, choice.player)
+        for o in choice.options]
 
 
 def test_losing_sight_changes_the_alias_only_for_the_viewers_that_lost_it() -> None:
@@ -226,17 +233,21 @@ def test_losing_sight_changes_the_alias_only_for_the_viewers_that_lost_it() -> N
     assert tcgcore.card_alias(m.state, cid, 1) == before[1]
     assert tcgcore.card_alias(m.state, cid, 0) != before[0]
     assert tcgcore.card_alias(m.state, cid, None) != before[None]
-    other = m.state.zones["deck.0"].cards[0]  # a card no one lost sight of keeps epoch 0
-    assert tcgcore.card_alias(m.state, other, 0) == _alias_reference(5, 0, other, 0)
+    for other in range(len(m.state.cards)):  # the cards no one lost sight of keep epoch 0
+        if other != cid:
+            for v, index in ((0, 0), (1, 1), (None, 2)):
+                assert tcgcore.card_alias(m.state, other, v) == _alias_reference(
+                    5, index, other, 0)
     m.engine.move(cid, "discard.1")
     for v in (0, None):  # back in sight: named by the new alias, not the old one
         assert tcgcore.card_alias(m.state, cid, v) == _alias_reference(
             5, 2 if v is None else v, cid, 1)
 
 
-def test_events_name_cards_by_the_alias_of_when_they_happened() -> None:
+@pytest.mark.parametrize("parity", [0, 1])
+def test_events_name_cards_by_the_alias_of_when_they_happened(parity: int) -> None:
     m = tcgcore.new_match("sparks", seed=5)
-    cid = m.state.zones["deck.1"].cards[0]
+    cid = next(c for c in m.state.zones["deck.1"].cards if c % 2 == parity)
     start = m.state.event_count
     m.engine.move(cid, "discard.1")
     m.engine.move(cid, "deck.1", index=0)
@@ -262,21 +273,30 @@ def _crafted_choice(m: tcgcore.Match[Any], options: list[tcgcore.Option]) -> Non
 
 
 def test_a_seat_key_replaces_only_the_first_part_that_spells_the_card() -> None:
-    m = tcgcore.new_match("sparks", seed=5)
-    a = tcgcore.card_alias(m.state, 12, 0)
+    m = tcgcore.new_match("sparks", seed=31337)  # a seed no other test memoises first
+    m.engine.move(12, "discard.1")
+    m.engine.move(12, "deck.1", index=0)  # seat 0 lost sight of card 12 once
+    last = len(m.state.cards) - 1  # past the sight record: epoch 0
+    assert last > 12
     _crafted_choice(m, [
         tcgcore.Option(key="pick:12:12", label="twice", card=12),
         tcgcore.Option(key="x12:12", label="later part", card=12),
         tcgcore.Option(key="120:3", label="a longer number", card=12),
-        tcgcore.Option(key="use", label="no number", card=12),
+        tcgcore.Option(key="use", label="no number", card=12, data={"amount": 2}),
         tcgcore.Option(key="pass", label="no card"),
+        tcgcore.Option(key=f"last:{last}", label="the last card", card=last),
     ])
     shown = m.seat_choice(0)
     assert shown is not None
-    assert [o.key for o in shown.options] == [f"pick:{a}:12", f"x12:{a}", "120:3", "use", "pass"]
-    assert [o.card for o in shown.options] == [a, a, a, a, None]
+    a = tcgcore.card_alias(m.state, 12, 0)
+    assert a == _alias_reference(31337, 0, 12, 1)
+    z = _alias_reference(31337, 0, last, 0)
+    assert [o.key for o in shown.options] == [f"pick:{a}:12", f"x12:{a}", "120:3", "use", "pass",
+                                              f"last:{z}"]
+    assert [o.card for o in shown.options] == [a, a, a, a, None, z]
     assert [o.label for o in shown.options] == ["twice", "later part", "a longer number",
-                                                "no number", "no card"]
+                                                "no number", "no card", "the last card"]
+    assert [o.data for o in shown.options] == [{}, {}, {}, {"amount": 2}, {}, {}]
     assert (shown.player, shown.kind, shown.prompt, shown.min, shown.max, shown.seq) == (
         0, "pick", "Pick", 0, 2, 41)
     assert m.engine_keys(0, [f"pick:{a}:12", "pass"]) == ["pick:12:12", "pass"]
@@ -299,15 +319,33 @@ def test_card_ids_in_option_data_become_the_seats_aliases(monkeypatch: pytest.Mo
     n = len(m.state.cards)
     hidden = m.state.zones["hand.1"].cards[0]  # a card seat 0 cannot see: still aliased
     data: dict[str, str | int | bool | None] = {
-        "target": 3, "cards": f"4, -1,x,{n},{hidden}", "bad": True, "amount": 7}
+        "target": 3, "cards": f"0,4, -1,x,{n},{hidden}", "bad": True, "amount": 7}
     _crafted_choice(m, [tcgcore.Option(key="go", label="Go", data=data),
                         tcgcore.Option(key="far", label="Far", data={"target": n}),
                         tcgcore.Option(key="none", label="None", data={"amount": 1})])
     shown = m.seat_choice(0)
     assert shown is not None
-    alias = [tcgcore.card_alias(m.state, c, 0) for c in (3, 4, hidden)]
-    assert shown.options[0].data == {"target": alias[0], "cards": f"{alias[1]},-1,{alias[2]}",
+    alias = [tcgcore.card_alias(m.state, c, 0) for c in (3, 0, 4, hidden)]
+    assert shown.options[0].data == {"target": alias[0],
+                                     "cards": f"{alias[1]},{alias[2]},-1,{alias[3]}",
                                      "bad": True, "amount": 7}  # a flag is no card
     assert shown.options[1].data == {"target": None}  # no such card
     assert shown.options[2].data == {"amount": 1}
     assert m.state.pending is not None and m.state.pending.options[0].data == data  # unchanged
+
+
+def test_a_seat_is_told_the_code_of_a_card_an_event_shows_it() -> None:
+    # Sparks' ability events name their card without its code: a seat that may see the
+    # card is given the code (to name it), a seat that may not gets neither
+    m = tcgcore.new_match("sparks", seed=1)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    raw = [e for e in m.events_since(0, player="all") if e.kind == "ability"]
+    assert raw and all(e.code is None and e.card is not None for e in raw)
+    for viewer in (0, 1, None):
+        seen = [e for e in m.events_since(0, player=viewer) if e.kind == "ability"]
+        for before, after in zip(raw, seen, strict=True):
+            if before.visible_to(viewer):
+                assert before.card is not None
+                assert after.code == m.state.cards[before.card].code
+            else:
+                assert after.card is None and after.code is None

@@ -250,3 +250,5 @@ def test_views_omit_the_fields_at_their_protocol_defaults(registry: tcgcore.Regi
     assert zones["discard.1"] == {"id": "discard.1", "kind": "discard", "owner": 1}
     assert zones["hand.0"] == {"id": "hand.0", "kind": "hand", "owner": 0,
                                "visibility": "owner", "count": 3}
+    # nor the view's own fields: no pending choice for this seat, no result yet
+    assert "pending" not in raw and "result" not in raw and raw["waiting_for"] == 0

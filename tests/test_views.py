@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -252,3 +253,11 @@ def test_views_omit_the_fields_at_their_protocol_defaults(registry: tcgcore.Regi
                                "visibility": "owner", "count": 3}
     # nor the view's own fields: no pending choice for this seat, no result yet
     assert "pending" not in raw and "result" not in raw and raw["waiting_for"] == 0
+
+
+def test_view_records_are_built_by_field_name() -> None:
+    # keyword-only fields: a record built positionally would silently depend on field order
+    records: list[Any] = [tcgcore.CardView, tcgcore.ZoneView, tcgcore.View]
+    for record in records:
+        with pytest.raises(TypeError):
+            record("x")

@@ -257,7 +257,9 @@ def test_views_omit_the_fields_at_their_protocol_defaults(registry: tcgcore.Regi
 
 def test_view_records_are_built_by_field_name() -> None:
     # keyword-only fields: a record built positionally would silently depend on field order
-    records: list[Any] = [tcgcore.CardView, tcgcore.ZoneView, tcgcore.View]
-    for record in records:
+    records: list[tuple[Any, tuple[Any, ...]]] = [
+        (tcgcore.CardView, (1,)), (tcgcore.ZoneView, ("deck.0", "deck")),
+        (tcgcore.View, ("sparks", 0, 2, 0, 1, 0))]  # every field it needs, in order
+    for record, args in records:
         with pytest.raises(TypeError):
-            record("x")
+            record(*args)

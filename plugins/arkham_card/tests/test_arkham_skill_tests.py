@@ -266,3 +266,52 @@ def test_double_negative_evade_does_not_double_when_fighting_it() -> None:
                       enemies=[{"code": "x_gaunt", "engaged": 0}]))
     answer(m, f"fight:{enemy(m, 'x_gaunt')}")
     assert st(m).cards[enemy(m, "x_gaunt")].counters.get("damage", 0) == 1
+
+
+def _skull_value(effect: dict[str, object], **extra: Any) -> int:
+    """The Test Guardian (intellect 3) investigates with a skull whose effect is ``effect``;
+    the value of the test (A505.1: the token's modifier, with X as the effect counts it)."""
+    investigators = extra.pop("investigators", [inv()])
+    m = scenario(desc(*investigators, tokens=["skull"], token_effects={"skull": effect},
+                      **extra))
+    answer(m, "investigate")
+    commit_none(m)
+    res = events(m, "test_succeeded") + events(m, "test_failed")
+    assert len(res) == 1
+    value: int = res[0].data["value"]
+    return value
+
+
+def test_A505_1_a_token_x_counts_the_testers_horror() -> None:
+    assert _skull_value({"x": "horror_self"}, investigators=[inv(horror=2)]) == 3 - 2
+    assert _skull_value({"x": "horror_self", "x_sign": 1},
+                        investigators=[inv(horror=2)]) == 3 + 2
+    assert _skull_value({"x": "horror_self", "modifier": -1},
+                        investigators=[inv(horror=1)]) == 3 - 1 - 1
+
+
+def test_A505_1_A402_2_a_token_x_counts_the_doom_in_play() -> None:
+    assert _skull_value({"x": "doom_in_play"}, agenda_doom=1,
+                        locations=[{"code": "t_loc_a", "doom": 1}]) == 3 - 2
+    assert _skull_value({"x": "doom_in_play"}) == 3
+
+
+def test_A995_2_a_token_x_counts_enemies_with_a_trait_anywhere_in_play() -> None:
+    ghouls = [{"code": "t_ghoul", "engaged": 0}, {"code": "t_ghoul", "location": "t_loc_d"}]
+    assert _skull_value({"x": "enemies_trait_in_play:Ghoul"}, enemies=ghouls) == 3 - 2
+    assert _skull_value({"x": "enemies_trait_in_play:Cultist"}, enemies=ghouls) == 3
+    assert _skull_value({"x": "enemies_trait_in_play:Ghoul"}, set_aside=["t_ghoul"]) == 3
+
+
+def test_A983_4_a_token_x_counts_the_most_doom_on_one_enemy_with_a_trait() -> None:
+    ghouls = [{"code": "t_ghoul", "engaged": 0, "doom": 1},
+              {"code": "t_ghoul", "location": "t_loc_d", "doom": 2}]
+    assert _skull_value({"x": "max_doom_trait:Ghoul"}, enemies=ghouls) == 3 - 2
+    assert _skull_value({"x": "max_doom_trait:Ghoul"}) == 3
+
+
+def test_A505_1_a_token_x_counts_clues_here_with_its_fixed_modifier() -> None:
+    assert _skull_value({"x": "clues_here", "modifier": -1},
+                        locations=[{"code": "t_loc_a", "clues": 1}]) == 3 - 1 - 1
+    assert _skull_value({"x": "enemies_trait:Ghoul", "x_sign": 1},
+                        enemies=[{"code": "t_ghoul", "engaged": 0}]) == 3 + 1

@@ -278,7 +278,8 @@ def _skull_value(effect: dict[str, object], **extra: Any) -> int:
     commit_none(m)
     res = events(m, "test_succeeded") + events(m, "test_failed")
     assert len(res) == 1
-    value: int = res[0].data["value"]
+    value = res[0].data["value"]
+    assert type(value) is int
     return value
 
 

@@ -316,3 +316,28 @@ def test_A505_1_a_token_x_counts_clues_here_with_its_fixed_modifier() -> None:
                         locations=[{"code": "t_loc_a", "clues": 1}]) == 3 - 1 - 1
     assert _skull_value({"x": "enemies_trait:Ghoul", "x_sign": 1},
                         enemies=[{"code": "t_ghoul", "engaged": 0}]) == 3 + 1
+
+
+_BARE = {"code": "x_bare", "name": "Bare Room", "type_code": "location", "shroud": 0,
+         "clues": 1, "symbol": "x"}
+
+
+def test_A507_2_a_value_of_zero_ties_difficulty_zero_and_succeeds() -> None:
+    """Shroud 0: intellect 3 with -3 is 0, which ties the difficulty and succeeds (A507.2);
+    with -4 the value stays 0 (A506.2) and still ties."""
+    for token in ("-3", "-4"):
+        m = scenario(desc(inv(location="x_bare"), tokens=[token], cards=[_BARE],
+                          locations=[{"code": "x_bare"}]))
+        answer(m, "investigate")
+        res = events(m, "test_succeeded")
+        assert res and res[0].data["value"] == 0 and res[0].data["difficulty"] == 0
+        assert res[0].amount == 0 and st(m).inv[0].clues == 1  # A508.1: the clue is found
+
+
+def test_A507_2_succeeding_by_the_margin_over_the_difficulty() -> None:
+    m = scenario(desc(inv(hand=["t_perception"]), tokens=["+1"]))
+    answer(m, "investigate")
+    answer(m, *keys(m))
+    res = events(m, "test_succeeded")[0]
+    assert res.data["value"] == 3 + 2 + 1 and res.amount == 6 - 2  # margin: value - shroud
+    assert res.data["base"] == 3 and res.data["icons"] == 2 and res.data["tokens"] == "+1:+1"

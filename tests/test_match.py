@@ -364,3 +364,18 @@ def test_a_match_says_what_it_waits_for(registry: tcgcore.Registry) -> None:
     tcgcore.play_out(m, [tcgcore.RandomAgent(3), tcgcore.RandomAgent(4)])
     assert repr(m) == "<Match sparks seed=4 over>"
     assert m.keeps_events and m.game == "sparks"
+
+
+def test_one_key_is_refused_where_the_count_excludes_one(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    choice = m.pending
+    assert choice is not None
+    before = m.to_bytes()
+    for low, high, reason in ((2, 3, "too_few"), (0, 0, "too_many")):
+        m.state.pending = msgspec.structs.replace(choice, min=low, max=high)
+        for answer in (choice.keys[0], [choice.keys[0]]):
+            with pytest.raises(IllegalChoice) as info:
+                m.choose(0, answer)
+            assert info.value.reason == reason
+    m.state.pending = choice
+    assert m.to_bytes() == before

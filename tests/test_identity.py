@@ -252,8 +252,12 @@ def test_events_name_cards_by_the_alias_of_when_they_happened(parity: int) -> No
     m.engine.move(cid, "discard.1")
     m.engine.move(cid, "deck.1", index=0)
     m.engine.move(cid, "discard.1")
+    m.engine.emit("looked_at", card=cid)  # a game's own event about the card, seen by all
+    m.engine.move(cid, "hand.1")  # seat 0 and the spectator lose sight of it again
+    m.engine.emit("looked_at", card=cid)
     raw = m.events_since(start, player="all")
-    assert [e.kind for e in raw] == ["moved", "moved", "moved"]
+    assert [e.kind for e in raw] == ["moved", "moved", "moved", "looked_at", "moved",
+                                     "looked_at"]
     for viewer, index in ((0, 0), (1, 1), (None, 2)):
         seen = m.events_since(start, player=viewer)
         assert seen[0].card == _alias_reference(5, index, cid, 0)
@@ -261,8 +265,11 @@ def test_events_name_cards_by_the_alias_of_when_they_happened(parity: int) -> No
         # everybody saw it go into the deck: still the alias it had before it went
         assert seen[1].card == seen[0].card and seen[1].code == seen[0].code
         assert seen[2].card == _alias_reference(5, index, cid, 1)
-        assert seen[2].card == tcgcore.card_alias(m.state, cid, viewer)
+        assert seen[3].card == seen[2].card and seen[4].card == seen[2].card
+        assert seen[5].card == _alias_reference(5, index, cid, 1 if viewer == 1 else 2)
         assert all(e.sight is None for e in seen)
+    # shown to everybody while in seat 1's hand: the others lose sight of it once more
+    assert tcgcore.card_alias(m.state, cid, 0) == _alias_reference(5, 0, cid, 3)
 
 
 def _crafted_choice(m: tcgcore.Match[Any], options: list[tcgcore.Option]) -> None:

@@ -356,3 +356,15 @@ def test_a_seat_is_told_the_code_of_a_card_an_event_shows_it() -> None:
                 assert after.code == m.state.cards[before.card].code
             else:
                 assert after.card is None and after.code is None
+
+
+def test_the_sight_record_holds_at_most_one_epoch_per_card_and_viewer() -> None:
+    # the state does not grow with the game: at most one epoch per (card, viewer)
+    m = tcgcore.new_match("sparks", seed=1)
+    width = m.state.num_players + 1
+    last = len(m.state.cards) - 1
+    for cid in (0, 5, 3, last, 3, last):
+        owner = m.state.cards[cid].owner
+        m.engine.move(cid, f"discard.{owner}")
+        m.engine.move(cid, f"deck.{owner}")  # out of everybody's sight
+        assert 0 < len(m.state.sight) <= len(m.state.cards) * width

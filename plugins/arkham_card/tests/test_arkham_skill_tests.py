@@ -341,3 +341,33 @@ def test_A507_2_succeeding_by_the_margin_over_the_difficulty() -> None:
     res = events(m, "test_succeeded")[0]
     assert res.data["value"] == 3 + 2 + 1 and res.amount == 6 - 2  # margin: value - shroud
     assert res.data["base"] == 3 and res.data["icons"] == 2 and res.data["tokens"] == "+1:+1"
+
+
+def test_A504_3_an_automatic_success_needs_no_value_against_the_difficulty() -> None:
+    """Sure Thing: investigating a shroud-6 room with intellect 3 (+1) succeeds anyway; the
+    margin counts from difficulty 0 (A507.2)."""
+    deep = {"code": "x_deep", "name": "Deep Room", "type_code": "location", "shroud": 6,
+            "clues": 1, "symbol": "d"}
+    charm = {"code": "x_charm", "name": "Sure Thing", "type_code": "asset", "cost": 0,
+             "abilities": [{"kind": "fast", "exhaust": True, "effects": [
+                 {"op": "auto_succeed"}, {"op": "test_bonus", "skill": "intellect"}]}]}
+    m = scenario(desc(inv(location="x_deep", assets=["x_charm"]), tokens=["auto_fail"],
+                      cards=[deep, charm], locations=[{"code": "x_deep"}]))
+    answer(m, "investigate")
+    assert kind(m) == "fast_window"
+    answer(m, keys(m)[0])
+    answer(m, "pass") if kind(m) == "fast_window" else None
+    res = events(m, "test_succeeded")
+    assert res and not events(m, "test_failed")
+    value = res[0].data["value"]
+    assert type(value) is int and value < 6
+    assert res[0].amount == value and st(m).inv[0].clues == 1
+
+
+def test_A506_1_a_fight_reports_no_investigate_bonus() -> None:
+    m = scenario(desc(inv(), tokens=["0"], enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    answer(m, f"fight:{enemy(m, 't_ghoul')}")
+    commit_none(m)
+    res = (events(m, "test_succeeded") + events(m, "test_failed"))[0]
+    assert res.data["bonus"] == 0 and res.data["kind"] == "fight"
+    assert res.data["value"] == res.data["base"] == 4

@@ -314,6 +314,11 @@ def test_A983_4_a_token_x_counts_the_most_doom_on_one_enemy_with_a_trait() -> No
 def test_A505_1_a_token_x_counts_clues_here_with_its_fixed_modifier() -> None:
     assert _skull_value({"x": "clues_here", "modifier": -1},
                         locations=[{"code": "t_loc_a", "clues": 1}]) == 3 - 1 - 1
+    # room A is the first card of the scenario (id 0); room B, where the tester now
+    # stands, is not: the clues of either count
+    assert _skull_value({"x": "clues_here"}, investigators=[inv(location="t_loc_b")],
+                        locations=[{"code": "t_loc_a", "clues": 0},
+                                   {"code": "t_loc_b", "clues": 2}]) == 3 - 2
     assert _skull_value({"x": "enemies_trait:Ghoul", "x_sign": 1},
                         enemies=[{"code": "t_ghoul", "engaged": 0}]) == 3 + 1
 

@@ -376,3 +376,13 @@ def test_A506_1_a_fight_reports_no_investigate_bonus() -> None:
     res = (events(m, "test_succeeded") + events(m, "test_failed"))[0]
     assert res.data["bonus"] == 0 and res.data["kind"] == "fight"
     assert res.data["value"] == res.data["base"] == 4
+
+
+def test_double_negative_evade_doubles_exactly_once() -> None:
+    """The Test Rogue (agility 4) evading a Gaunt of evade 2 with -1: doubled to -2 the value
+    is 2, which ties and evades (tripled it would be 1 and fail)."""
+    m = scenario(desc(inv("t_inv_rogue"), tokens=["-1"], cards=[dict(_GAUNT, enemy_evade=2)],
+                      enemies=[{"code": "x_gaunt", "engaged": 0}]))
+    answer(m, f"evade:{enemy(m, 'x_gaunt')}")
+    assert _evaded(m)
+    assert events(m, "test_succeeded")[0].data["value"] == 4 - 2

@@ -379,3 +379,21 @@ def test_one_key_is_refused_where_the_count_excludes_one(registry: tcgcore.Regis
             assert info.value.reason == reason
     m.state.pending = choice
     assert m.to_bytes() == before
+
+
+def test_the_seat_facing_refusal_names_the_seats_keys_not_the_engines(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=5)
+    shown = m.seat_choice(0)
+    choice = m.pending
+    assert shown is not None and choice is not None
+    with pytest.raises(IllegalChoice) as info:
+        m.answer(0, "nope")
+    text = str(info.value)
+    assert info.value.reason == "unknown_key" and "not an option key of seat 0" in text
+    assert text.endswith(f"(options: {', '.join(o.key for o in shown.options)})")
+    listed = set(text.rsplit("(options: ", 1)[1].rstrip(")").split(", "))
+    assert not listed & {o.key for o in choice.options}  # no instance id given away
+    with pytest.raises(IllegalChoice) as wrong:
+        m.choose("0", choice.keys[0])  # type: ignore[arg-type]
+    assert "a seat is an int (0..1)" in str(wrong.value)

@@ -312,6 +312,15 @@ def test_a_card_shown_to_its_chooser_out_of_its_sight_is_forgotten_after_the_ans
     for key, alias in before.items():
         if key != (in_deck, 0):  # only the chooser lost sight, only of the deck card
             assert tcgcore.card_alias(m.state, *key) == alias
+    second = m.pending  # the same for the second seat
+    assert second is not None and second.player == 1
+    theirs = m.state.zones["deck.1"].cards[0]
+    m.state.pending = msgspec.structs.replace(second, options=[
+        *second.options, tcgcore.Option(key="peek", label="a card of the deck", card=theirs)])
+    seen = {v: tcgcore.card_alias(m.state, theirs, v) for v in (0, 1, None)}
+    m.choose(1, [])
+    assert tcgcore.card_alias(m.state, theirs, 1) != seen[1]
+    assert tcgcore.card_alias(m.state, theirs, 0) == seen[0]
 
 
 def test_seats_views_and_events_check_the_seat(registry: tcgcore.Registry) -> None:
@@ -397,3 +406,16 @@ def test_the_seat_facing_refusal_names_the_seats_keys_not_the_engines(
     with pytest.raises(IllegalChoice) as wrong:
         m.choose("0", choice.keys[0])  # type: ignore[arg-type]
     assert "a seat is an int (0..1)" in str(wrong.value)
+
+
+def test_a_key_that_is_not_a_string_is_refused_before_anything_reads_it(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    choice = m.pending
+    assert choice is not None
+    before = m.to_bytes()
+    for answer in ([["x"], choice.keys[0]], [choice.keys[0], {"k": 1}], [7]):
+        with pytest.raises(IllegalChoice, match="option keys are strings") as info:
+            m.choose(0, answer)  # type: ignore[arg-type]
+        assert info.value.reason == "unknown_key"
+    assert m.to_bytes() == before

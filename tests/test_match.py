@@ -420,3 +420,16 @@ def test_a_key_that_is_not_a_string_is_refused_before_anything_reads_it(
             m.choose(0, answer)  # type: ignore[arg-type]
         assert info.value.reason == "unknown_key"
     assert m.to_bytes() == before
+
+
+def test_the_first_card_shown_out_of_sight_is_forgotten_too(registry: tcgcore.Registry) -> None:
+    seed = next(s for s in range(100)
+                if 0 in _new(registry, seed=s).state.zones["deck.0"].cards)
+    m = _new(registry, seed=seed)
+    choice = m.pending
+    assert choice is not None and choice.player == 0
+    m.state.pending = msgspec.structs.replace(choice, options=[
+        *choice.options, tcgcore.Option(key="peek", label="card 0 of the deck", card=0)])
+    before = tcgcore.card_alias(m.state, 0, 0)
+    m.choose(0, [])
+    assert tcgcore.card_alias(m.state, 0, 0) != before

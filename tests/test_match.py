@@ -354,12 +354,18 @@ def test_events_since_counts_from_the_first_event_after_a_load(registry: tcgcore
     assert [e.seq for e in loaded.events_since(base, player=0)] == [e.seq for e in new]
 
 
-def test_engine_keys_translate_known_seat_keys_and_spoil_the_rest(
-        registry: tcgcore.Registry) -> None:
-    m = _new(registry, seed=5)
+def _seat_and_engine_choice(m: Match[Any]) -> tuple[tcgcore.Choice, tcgcore.Choice]:
+    """Seat 0's pending choice in its own key space and in the engine's."""
     shown = m.seat_choice(0)
     choice = m.pending
     assert shown is not None and choice is not None
+    return shown, choice
+
+
+def test_engine_keys_translate_known_seat_keys_and_spoil_the_rest(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=5)
+    shown, choice = _seat_and_engine_choice(m)
     seat_key = shown.options[1].key
     assert m.engine_keys(0, seat_key) == [choice.options[1].key]
     assert m.engine_keys(0, ("nope", seat_key)) == ["\x00nope", choice.options[1].key]
@@ -394,9 +400,7 @@ def test_one_key_is_refused_where_the_count_excludes_one(registry: tcgcore.Regis
 def test_the_seat_facing_refusal_names_the_seats_keys_not_the_engines(
         registry: tcgcore.Registry) -> None:
     m = _new(registry, seed=5)
-    shown = m.seat_choice(0)
-    choice = m.pending
-    assert shown is not None and choice is not None
+    shown, choice = _seat_and_engine_choice(m)
     with pytest.raises(IllegalChoice) as info:
         m.answer(0, "nope")
     text = str(info.value)

@@ -163,3 +163,208 @@ def test_serve_speaks_the_seats_ids() -> None:
     assert entry.match.decisions[-1].keys == [choice.options[0].key]
     events = _serve(server, op="events", match=match, since=0)["events"]
     assert all(e.code is None for e in events if e.kind == "drawn")  # the spectator's
+
+
+def _alias_reference(seed: int, viewer: int, card: int, epoch: int) -> int:
+    """The alias permutation written out plainly (module text of ``tcgcore._identity``):
+    six Feistel rounds over (16-bit id, 16-bit epoch), each round's four byte tables cut
+    in order from one SHAKE-256 output keyed by the seed and the viewer."""
+    import hashlib
+
+    raw = hashlib.shake_256(b"tcgcore.alias" + seed.to_bytes(8, "little")
+                            + viewer.to_bytes(2, "little")).digest(6 * 1024)
+    left, right = card % 65536, epoch % 65536
+    for r in range(6):
+        a, b, c, d = (raw[r * 1024 + 256 * k:r * 1024 + 256 * (k + 1)] for k in range(4))
+        f = (a[right % 256] ^ b[right // 256]) + 256 * (c[right % 256] ^ d[right // 256])
+        left, right = right, left ^ f
+    return left * 65536 + right
+
+
+def test_aliases_are_the_documented_permutation_of_id_and_sight_epoch() -> None:
+    # a pure function of the seed and the sight epochs: the same on any machine and after
+    # a reload, so a front end that reconnects keeps following the cards it saw
+    m = tcgcore.new_match("sparks", seed=2**64 - 3)
+    cid = m.state.zones["deck.0"].cards[0]
+    m.engine.move(cid, "discard.0")
+    m.engine.move(cid, "deck.0")  # out of everybody's sight: epoch 1
+    for viewer, index in ((0, 0), (1, 1), (None, 2)):
+        for card in range(len(m.state.cards)):
+            epoch = 1 if card == cid else 0
+            assert tcgcore.card_alias(m.state, card, viewer) == _alias_reference(
+                m.state.seed, index, card, epoch)
+    for card, epoch in [(0, 0), (65535, 65535), (300, 2), (7, 65535)]:
+        assert _identity._permute(12345, 3, card, epoch) == _alias_reference(12345, 3, card, epoch)
+
+
+def test_card_alias_names_only_ids_the_alias_space_holds() -> None:
+    m = tcgcore.new_match("sparks", seed=1)
+    assert tcgcore.card_alias(m.state, 65535, 0) == _alias_reference(1, 0, 65535, 0)
+    for bad in (65536, -1):
+        with pytest.raises(ValueError, match=r"outside 0\.\.65535"):
+            tcgcore.card_alias(m.state, bad, 0)
+
+
+def test_each_viewer_gets_one_alias_per_card_also_after_many_views() -> None:
+    m = tcgcore.new_match("sparks", seed=3)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)], max_decisions=20)
+    for viewer in (0, 1, None):
+        for _ in range(2):  # the second pass reads the memo the first one filled
+            ids = [tcgcore.card_alias(m.state, c, viewer) for c in range(len(m.state.cards))]
+            assert len(set(ids)) == len(ids)
+            shown = [c.id for z in m.view(viewer).zones for c in z.cards
+                     if c is not None and c.id is not None]
+            assert len(set(shown)) == len(shown) and set(shown) <= set(ids)
+    choice = m.pending
+    assert choice is not None and any(o.card is not None for o in choice.options)
+    seat = m.seat_choice(choice.player)  # read through the memo the loops above filled
+    assert seat is not None
+    assert [o.card for o in seat.options] == [
+        None if o.card is None else tcgcore.card_alias(m.state, o.card, choice.player)
+        for o in choice.options]
+
+
+def test_losing_sight_changes_the_alias_only_for_the_viewers_that_lost_it() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    cid = m.state.zones["deck.1"].cards[0]
+    m.engine.move(cid, "discard.1")
+    before = {v: tcgcore.card_alias(m.state, cid, v) for v in (0, 1, None)}
+    m.engine.move(cid, "hand.1")  # seat 1 keeps sight of its own hand; seat 0, spectator lose it
+    assert tcgcore.card_alias(m.state, cid, 1) == before[1]
+    assert tcgcore.card_alias(m.state, cid, 0) != before[0]
+    assert tcgcore.card_alias(m.state, cid, None) != before[None]
+    for other in range(len(m.state.cards)):  # the cards no one lost sight of keep epoch 0
+        if other != cid:
+            for v, index in ((0, 0), (1, 1), (None, 2)):
+                assert tcgcore.card_alias(m.state, other, v) == _alias_reference(
+                    5, index, other, 0)
+    m.engine.move(cid, "discard.1")
+    for v in (0, None):  # back in sight: named by the new alias, not the old one
+        assert tcgcore.card_alias(m.state, cid, v) == _alias_reference(
+            5, 2 if v is None else v, cid, 1)
+
+
+@pytest.mark.parametrize("parity", [0, 1])
+def test_events_name_cards_by_the_alias_of_when_they_happened(parity: int) -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    cid = next(c for c in m.state.zones["deck.1"].cards if c % 2 == parity)
+    start = m.state.event_count
+    m.engine.move(cid, "discard.1")
+    m.engine.move(cid, "deck.1", index=0)
+    m.engine.move(cid, "discard.1")
+    m.engine.emit("looked_at", card=cid)  # a game's own event about the card, seen by all
+    m.engine.move(cid, "hand.1")  # seat 0 and the spectator lose sight of it again
+    m.engine.emit("looked_at", card=cid)
+    raw = m.events_since(start, player="all")
+    assert [e.kind for e in raw] == ["moved", "moved", "moved", "looked_at", "moved",
+                                     "looked_at"]
+    for viewer, index in ((0, 0), (1, 1), (None, 2)):
+        seen = m.events_since(start, player=viewer)
+        assert seen[0].card == _alias_reference(5, index, cid, 0)
+        assert seen[0].code == m.state.cards[cid].code
+        # everybody saw it go into the deck: still the alias it had before it went
+        assert seen[1].card == seen[0].card and seen[1].code == seen[0].code
+        assert seen[2].card == _alias_reference(5, index, cid, 1)
+        assert seen[3].card == seen[2].card and seen[4].card == seen[2].card
+        assert seen[5].card == _alias_reference(5, index, cid, 1 if viewer == 1 else 2)
+        assert all(e.sight is None for e in seen)
+    # shown to everybody while in seat 1's hand: the others lose sight of it once more
+    assert tcgcore.card_alias(m.state, cid, 0) == _alias_reference(5, 0, cid, 3)
+
+
+def _crafted_choice(m: tcgcore.Match[Any], options: list[tcgcore.Option]) -> None:
+    """Put a pending choice of seat 0 with the given options in place (read-only tests
+    of the seat-facing translation)."""
+    m.state.pending = tcgcore.Choice(player=0, kind="pick", prompt="Pick", options=options,
+                                     min=0, max=2, seq=41)
+
+
+def test_a_seat_key_replaces_only_the_first_part_that_spells_the_card() -> None:
+    m = tcgcore.new_match("sparks", seed=31337)  # a seed no other test memoises first
+    m.engine.move(12, "discard.1")
+    m.engine.move(12, "deck.1", index=0)  # seat 0 lost sight of card 12 once
+    last = len(m.state.cards) - 1  # past the sight record: epoch 0
+    assert last > 12
+    _crafted_choice(m, [
+        tcgcore.Option(key="pick:12:12", label="twice", card=12),
+        tcgcore.Option(key="x12:12", label="later part", card=12),
+        tcgcore.Option(key="120:3", label="a longer number", card=12),
+        tcgcore.Option(key="use", label="no number", card=12, data={"amount": 2}),
+        tcgcore.Option(key="pass", label="no card"),
+        tcgcore.Option(key=f"last:{last}", label="the last card", card=last),
+    ])
+    shown = m.seat_choice(0)
+    assert shown is not None
+    a = tcgcore.card_alias(m.state, 12, 0)
+    assert a == _alias_reference(31337, 0, 12, 1)
+    z = _alias_reference(31337, 0, last, 0)
+    assert [o.key for o in shown.options] == [f"pick:{a}:12", f"x12:{a}", "120:3", "use", "pass",
+                                              f"last:{z}"]
+    assert [o.card for o in shown.options] == [a, a, a, a, None, z]
+    assert [o.label for o in shown.options] == ["twice", "later part", "a longer number",
+                                                "no number", "no card", "the last card"]
+    assert [o.data for o in shown.options] == [{}, {}, {}, {"amount": 2}, {}, {}]
+    assert (shown.player, shown.kind, shown.prompt, shown.min, shown.max, shown.seq) == (
+        0, "pick", "Pick", 0, 2, 41)
+    assert m.engine_keys(0, [f"pick:{a}:12", "pass"]) == ["pick:12:12", "pass"]
+    assert m.seat_choice(1) is None and m.view(1).pending is None
+
+
+def test_a_seat_key_that_would_repeat_another_option_key_keeps_the_engine_key() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    a = tcgcore.card_alias(m.state, 12, 0)
+    _crafted_choice(m, [tcgcore.Option(key=str(a), label="a key spelled like the alias"),
+                        tcgcore.Option(key="12", label="card 12", card=12)])
+    shown = m.seat_choice(0)
+    assert shown is not None and [o.key for o in shown.options] == [str(a), "12"]
+    assert m.engine_keys(0, ["12"]) == ["12"] and m.engine_keys(0, [str(a)]) == [str(a)]
+
+
+def test_card_ids_in_option_data_become_the_seats_aliases(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    monkeypatch.setattr(m.spec, "card_data_keys", frozenset({"target", "cards", "bad"}))
+    n = len(m.state.cards)
+    hidden = m.state.zones["hand.1"].cards[0]  # a card seat 0 cannot see: still aliased
+    data: dict[str, str | int | bool | None] = {
+        "target": 3, "cards": f"0,4, -1,x,{n},{hidden}", "bad": True, "amount": 7}
+    _crafted_choice(m, [tcgcore.Option(key="go", label="Go", data=data),
+                        tcgcore.Option(key="far", label="Far", data={"target": n}),
+                        tcgcore.Option(key="none", label="None", data={"amount": 1})])
+    shown = m.seat_choice(0)
+    assert shown is not None
+    alias = [tcgcore.card_alias(m.state, c, 0) for c in (3, 0, 4, hidden)]
+    assert shown.options[0].data == {"target": alias[0],
+                                     "cards": f"{alias[1]},{alias[2]},-1,{alias[3]}",
+                                     "bad": True, "amount": 7}  # a flag is no card
+    assert shown.options[1].data == {"target": None}  # no such card
+    assert shown.options[2].data == {"amount": 1}
+    assert m.state.pending is not None and m.state.pending.options[0].data == data  # unchanged
+
+
+def test_a_seat_is_told_the_code_of_a_card_an_event_shows_it() -> None:
+    # Sparks' ability events name their card without its code: a seat that may see the
+    # card is given the code (to name it), a seat that may not gets neither
+    m = tcgcore.new_match("sparks", seed=1)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    raw = [e for e in m.events_since(0, player="all") if e.kind == "ability"]
+    assert raw and all(e.code is None and e.card is not None for e in raw)
+    for viewer in (0, 1, None):
+        seen = [e for e in m.events_since(0, player=viewer) if e.kind == "ability"]
+        for before, after in zip(raw, seen, strict=True):
+            if before.visible_to(viewer):
+                assert before.card is not None
+                assert after.code == m.state.cards[before.card].code
+            else:
+                assert after.card is None and after.code is None
+
+
+def test_the_sight_record_holds_at_most_one_epoch_per_card_and_viewer() -> None:
+    # the state does not grow with the game: at most one epoch per (card, viewer)
+    m = tcgcore.new_match("sparks", seed=1)
+    width = m.state.num_players + 1
+    last = len(m.state.cards) - 1
+    for cid in (0, 5, 3, last, 3, last):
+        owner = m.state.cards[cid].owner
+        m.engine.move(cid, f"discard.{owner}")
+        m.engine.move(cid, f"deck.{owner}")  # out of everybody's sight
+        assert 0 < len(m.state.sight) <= len(m.state.cards) * width

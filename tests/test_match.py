@@ -281,3 +281,195 @@ def test_events_since_is_incremental(registry: tcgcore.Registry) -> None:
     assert m.events_since(m.state.event_count, player="all") == []
     loaded = Match.from_bytes(m.to_bytes(), registry=registry)
     assert loaded.events_since(0, player="all") == []  # history before a load is not kept
+
+
+def test_a_choice_takes_exactly_min_and_exactly_max_keys(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=6)
+    choice = m.pending
+    assert choice is not None and (choice.min, choice.max) == (0, 3)
+    m.choose(0, tuple(choice.keys))  # all three: exactly max
+    assert m.decisions == [tcgcore.Decision(0, list(choice.keys), "mulligan", 3)]
+    second = m.pending
+    assert second is not None and second.player == 1
+    m.choose(1, [])  # none: exactly min
+    assert m.decisions[-1] == tcgcore.Decision(1, [], "mulligan", 3)
+    setc = m.pending
+    assert setc is not None and (setc.min, setc.max) == (1, 1)
+    m.choose(setc.player, [setc.keys[-1]])  # one key in a list: the fast path
+    assert m.decisions[-1].keys == [setc.keys[-1]]
+
+
+def _pending_with(m: Match[Any], count: int) -> list[str]:
+    """Give the pending choice ``count`` options (its handler never runs: every answer in
+    these tests is refused)."""
+    choice = m.pending
+    assert choice is not None
+    options = [tcgcore.Option(key=f"k{i}", label=f"option {i}") for i in range(count)]
+    m.state.pending = msgspec.structs.replace(choice, options=options, min=1, max=2)
+    return [o.key for o in options]
+
+
+def test_an_unknown_key_lists_at_most_twenty_options(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    keys = _pending_with(m, 20)
+    with pytest.raises(IllegalChoice) as twenty:
+        m.choose(0, ["k0", "nope"])
+    assert twenty.value.reason == "unknown_key"
+    assert str(twenty.value).endswith(f"(options: {', '.join(keys)})")
+    keys = _pending_with(m, 21)
+    for answer in (["nope"], ["k0", "nope"]):
+        with pytest.raises(IllegalChoice) as more:
+            m.choose(0, answer)
+        assert str(more.value).endswith(f"(options: {', '.join(keys[:20])} …)")
+    with pytest.raises(IllegalChoice) as seat:  # the seat-facing path words it the same way
+        m.answer(0, "nope")
+    assert seat.value.reason == "unknown_key"
+    assert str(seat.value).endswith(f"(options: {', '.join(keys[:20])} …)")
+    keys = _pending_with(m, 20)
+    with pytest.raises(IllegalChoice) as seat20:
+        m.answer(0, "nope")
+    assert str(seat20.value).endswith(f"(options: {', '.join(keys)})")
+
+
+def test_a_card_shown_to_its_chooser_out_of_its_sight_is_forgotten_after_the_answer(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=3)
+    choice = m.pending
+    assert choice is not None and choice.player == 0
+    in_deck = m.state.zones["deck.0"].cards[0]  # seat 0 cannot see its own deck
+    in_hand = choice.options[0].card
+    assert in_hand is not None
+    shown = tcgcore.Option(key="peek", label="a card of the deck", card=in_deck)
+    m.state.pending = msgspec.structs.replace(choice, options=[*choice.options, shown])
+    before = {(c, v): tcgcore.card_alias(m.state, c, v)
+              for c in (in_deck, in_hand) for v in (0, 1, None)}
+    m.choose(0, [])
+    assert tcgcore.card_alias(m.state, in_deck, 0) != before[(in_deck, 0)]
+    for key, alias in before.items():
+        if key != (in_deck, 0):  # only the chooser lost sight, only of the deck card
+            assert tcgcore.card_alias(m.state, *key) == alias
+    second = m.pending  # the same for the second seat
+    assert second is not None and second.player == 1
+    theirs = m.state.zones["deck.1"].cards[0]
+    m.state.pending = msgspec.structs.replace(second, options=[
+        *second.options, tcgcore.Option(key="peek", label="a card of the deck", card=theirs)])
+    seen = {v: tcgcore.card_alias(m.state, theirs, v) for v in (0, 1, None)}
+    m.choose(1, [])
+    assert tcgcore.card_alias(m.state, theirs, 1) != seen[1]
+    assert tcgcore.card_alias(m.state, theirs, 0) == seen[0]
+
+
+def test_seats_views_and_events_check_the_seat(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    assert m.view(None).viewer is None and m.view(1).viewer == 1
+    for bad in (-1, 2, True, "0"):
+        with pytest.raises(tcgcore.SeatError, match=r"seats are 0\.\.1"):
+            m.view(bad)  # type: ignore[arg-type]
+        with pytest.raises(tcgcore.SeatError):
+            m.seat_choice(bad)  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.SeatError, match="'everyone'"):
+        m.events_since(0, player="everyone")  # type: ignore[arg-type]
+    with pytest.raises(tcgcore.OptionsError):
+        m.events_since(1.0)  # type: ignore[arg-type]
+
+
+def test_events_since_counts_from_the_first_event_after_a_load(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=2)
+    skip_mulligans(m)
+    loaded = Match.from_bytes(m.to_bytes(), registry=registry)
+    base = loaded.state.event_count
+    assert base > 3
+    for _ in range(2):  # both seats set a card: the clash makes several events
+        choice = loaded.pending
+        assert choice is not None
+        loaded.choose(choice.player, choice.keys[0])
+    new = loaded.events_since(0, player="all")
+    assert len(new) > 2 and new[0].seq == base
+    assert loaded.events_since(base + 1, player="all") == new[1:]
+    assert loaded.events_since(-5, player="all") == new
+    assert [e.seq for e in loaded.events_since(base, player=0)] == [e.seq for e in new]
+
+
+def _seat_and_engine_choice(m: Match[Any]) -> tuple[tcgcore.Choice, tcgcore.Choice]:
+    """Seat 0's pending choice in its own key space and in the engine's."""
+    shown = m.seat_choice(0)
+    choice = m.pending
+    assert shown is not None and choice is not None
+    return shown, choice
+
+
+def test_engine_keys_translate_known_seat_keys_and_spoil_the_rest(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=5)
+    shown, choice = _seat_and_engine_choice(m)
+    seat_key = shown.options[1].key
+    assert m.engine_keys(0, seat_key) == [choice.options[1].key]
+    assert m.engine_keys(0, ("nope", seat_key)) == ["\x00nope", choice.options[1].key]
+    assert m.engine_keys(0, [7]) == [7]  # type: ignore[list-item]  # choose refuses it
+    assert m.engine_keys(1, seat_key) == ["\x00" + seat_key]  # not seat 1's choice
+    assert m.engine_keys(0, 5) == 5  # type: ignore[arg-type]
+
+
+def test_a_match_says_what_it_waits_for(registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=4)
+    assert repr(m) == "<Match sparks seed=4 waiting for seat 0>"
+    tcgcore.play_out(m, [tcgcore.RandomAgent(3), tcgcore.RandomAgent(4)])
+    assert repr(m) == "<Match sparks seed=4 over>"
+    assert m.keeps_events and m.game == "sparks"
+
+
+def test_one_key_is_refused_where_the_count_excludes_one(registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    choice = m.pending
+    assert choice is not None
+    before = m.to_bytes()
+    for low, high, reason in ((2, 3, "too_few"), (0, 0, "too_many")):
+        m.state.pending = msgspec.structs.replace(choice, min=low, max=high)
+        for answer in (choice.keys[0], [choice.keys[0]]):
+            with pytest.raises(IllegalChoice) as info:
+                m.choose(0, answer)
+            assert info.value.reason == reason
+    m.state.pending = choice
+    assert m.to_bytes() == before
+
+
+def test_the_seat_facing_refusal_names_the_seats_keys_not_the_engines(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=5)
+    shown, choice = _seat_and_engine_choice(m)
+    with pytest.raises(IllegalChoice) as info:
+        m.answer(0, "nope")
+    text = str(info.value)
+    assert info.value.reason == "unknown_key" and "not an option key of seat 0" in text
+    assert text.endswith(f"(options: {', '.join(o.key for o in shown.options)})")
+    listed = set(text.rsplit("(options: ", 1)[1].rstrip(")").split(", "))
+    assert not listed & {o.key for o in choice.options}  # no instance id given away
+    with pytest.raises(IllegalChoice) as wrong:
+        m.choose("0", choice.keys[0])  # type: ignore[arg-type]
+    assert "a seat is an int (0..1)" in str(wrong.value)
+
+
+def test_a_key_that_is_not_a_string_is_refused_before_anything_reads_it(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry)
+    choice = m.pending
+    assert choice is not None
+    before = m.to_bytes()
+    for answer in ([["x"], choice.keys[0]], [choice.keys[0], {"k": 1}], [7]):
+        with pytest.raises(IllegalChoice, match="option keys are strings") as info:
+            m.choose(0, answer)  # type: ignore[arg-type]
+        assert info.value.reason == "unknown_key"
+    assert m.to_bytes() == before
+
+
+def test_the_first_card_shown_out_of_sight_is_forgotten_too(registry: tcgcore.Registry) -> None:
+    seed = next(s for s in range(100)
+                if 0 in _new(registry, seed=s).state.zones["deck.0"].cards)
+    m = _new(registry, seed=seed)
+    choice = m.pending
+    assert choice is not None and choice.player == 0
+    m.state.pending = msgspec.structs.replace(choice, options=[
+        *choice.options, tcgcore.Option(key="peek", label="card 0 of the deck", card=0)])
+    before = tcgcore.card_alias(m.state, 0, 0)
+    m.choose(0, [])
+    assert tcgcore.card_alias(m.state, 0, 0) != before

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tcgcore
+from tcgcore._terminal import omniscient_view
 from tcgcore.examples import sparks
 from tcgcore.testing import assert_view_hides
 
@@ -100,3 +102,164 @@ def test_views_leak_nothing_at_any_point(seed: int, steps: int) -> None:
         for ev in m.events_since(0, player=seat):
             if not ev.visible_to(seat):
                 assert ev.card is None and ev.code is None and not ev.secret
+
+
+def _ids_in(view: tcgcore.View) -> dict[str, list[int | None]]:
+    return {z.id: [c.id if c is not None else None for c in z.cards] for z in view.zones}
+
+
+def test_a_hand_is_counted_only_for_the_spectator_and_the_other_seat(
+        registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    for viewer in (1, None):
+        hand = _zone(m.view(viewer), "hand.0")
+        assert hand.visibility == "owner" and hand.owner == 0
+        assert hand.count == 3 and hand.cards == []
+    own = _zone(m.view(0), "hand.0")
+    assert own.count == 3 and len(own.cards) == 3
+
+
+def test_slotted_zones_show_empty_slots_and_count_only_cards(registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    eng = m.engine
+    arena = _zone(m.view(1), "arena.0")
+    assert arena.cards == [None] and arena.count == 0
+    eng.add_zone("vault", "vault", owner=0, visibility="hidden", capacity=3, slotted=True)
+    eng.add_zone("shelf", "shelf", owner=0, capacity=3, slotted=True)
+    kept = eng.add_card("spark3", 0, "vault", slot=1)
+    shown = eng.add_card("spark4", 0, "shelf", slot=2)
+    for viewer in (0, 1, None):
+        vault = _zone(m.view(viewer), "vault")
+        assert vault.count == 1 and vault.cards == []  # a hidden zone: its cards, not its slots
+        shelf = _zone(m.view(viewer), "shelf")
+        assert shelf.count == 1 and shelf.cards[:2] == [None, None]
+        last = shelf.cards[2]
+        assert last is not None and last.code == "spark4"
+        assert last.id == tcgcore.card_alias(m.state, shown.id, viewer)
+    everything = omniscient_view(m)
+    vault = _zone(everything, "vault")
+    assert vault.count == 1 and [c.id if c else None for c in vault.cards] == [None, kept.id, None]
+
+
+def test_every_card_a_viewer_sees_is_named_by_its_alias_after_losing_sight(
+        registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=11, registry=registry)
+    eng = m.engine
+    moved = m.state.zones["deck.1"].cards[:3]
+    first = []
+    for cid in moved:  # public, hidden again (a new alias for everyone), public again
+        eng.move(cid, "discard.1")
+        first.append(_zone(m.view(0), "discard.1").cards[-1])
+        eng.move(cid, "deck.1", index=0)
+        eng.move(cid, "discard.1")
+    again = _zone(m.view(0), "discard.1").cards[-3:]
+    assert all(a is not None and b is not None and a.id != b.id
+               for a, b in zip(first, again, strict=True))
+    for viewer in (0, 1, None):
+        view = m.view(viewer)
+        for zone in view.zones:
+            if not zone.cards:
+                continue
+            for cid, card in zip(m.state.zones[zone.id].cards, zone.cards, strict=True):
+                assert (card is None) == (cid == -1)
+                if card is not None and card.code is not None:
+                    assert card.id == tcgcore.card_alias(m.state, cid, viewer)
+                    assert card.code == m.state.cards[cid].code
+        discard = _zone(view, "discard.1")
+        assert [c.id for c in discard.cards if c] == [
+            tcgcore.card_alias(m.state, cid, viewer) for cid in m.state.zones["discard.1"].cards]
+
+
+def test_an_attached_card_names_its_host_only_when_the_viewer_sees_the_host(
+        registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    eng = m.engine
+    public_host, hidden_host, guest, guest2 = m.state.zones["deck.0"].cards[:4]
+    eng.move(public_host, "discard.0")
+    eng.move(guest, "discard.0")
+    eng.move(guest2, "discard.0")
+    eng.update_card(guest, attached_to=public_host)
+    eng.update_card(guest2, attached_to=hidden_host)  # the host stays in the deck
+    for viewer in (0, 1, None):
+        cards = {c.code and c.id: c for c in _zone(m.view(viewer), "discard.0").cards if c}
+        on_public = cards[tcgcore.card_alias(m.state, guest, viewer)]
+        on_hidden = cards[tcgcore.card_alias(m.state, guest2, viewer)]
+        assert on_public.attached_to == tcgcore.card_alias(m.state, public_host, viewer)
+        assert on_hidden.attached_to is None
+    everything = {c.id: c for c in _zone(omniscient_view(m), "discard.0").cards if c}
+    assert everything[guest].attached_to == public_host
+    assert everything[guest2].attached_to == hidden_host
+
+
+def test_a_hidden_card_keeps_its_physical_facts_in_the_view(registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    cid = give_hand(m, 0, ["flare", "spark3", "spark4"])[0]
+    skip_mulligans(m)
+    m.choose(0, f"card:{cid}")  # set face down in arena.0
+    m.engine.update_card(cid, exhausted=True)
+    m.engine.set_counter(cid, "heat", 2)
+    theirs = _zone(m.view(1), "arena.0").cards[0]
+    assert theirs == tcgcore.CardView(face_down=True, exhausted=True, controller=0,
+                                      counters={"heat": 2})
+    mine = _zone(m.view(0), "arena.0").cards[0]
+    assert mine is not None and mine.code == "flare" and mine.exhausted
+    assert mine.counters == {"heat": 2} and mine.controller == 0 and mine.face_down
+    mine.counters["heat"] = 9  # a copy: editing a view changes nothing
+    assert m.state.cards[cid].counters == {"heat": 2}
+
+
+def test_the_omniscient_view_names_instance_ids_and_copies_the_pending_choice(
+        registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    everything = omniscient_view(m)
+    assert everything.viewer is None
+    for zone in everything.zones:
+        assert zone.count == len([c for c in m.state.zones[zone.id].cards if c != -1])
+        assert [c.id if c else -1 for c in zone.cards] == m.state.zones[zone.id].cards
+    assert everything.pending == m.pending and everything.pending is not m.pending
+    assert m.view(None).pending is None and m.view(1).pending is None
+    assert everything.waiting_for == 0 and everything.waiting_kind == "mulligan"
+
+
+def test_the_view_reports_the_public_counters_panel_and_result(registry: tcgcore.Registry) -> None:
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)], max_decisions=9)
+    view = m.view(1)
+    state = m.state
+    assert (view.game, view.viewer, view.num_players) == ("sparks", 1, 2)
+    assert (view.active_player, view.turn, view.event_count) == (
+        state.active_player, state.turn, state.event_count)
+    assert view.panel == m.spec.view_extra(state, 1) and view.panel  # type: ignore[misc]
+    assert view.result is None
+    tcgcore.play_out(m, [tcgcore.RandomAgent(1), tcgcore.RandomAgent(2)])
+    final = m.view(0)
+    assert final.result == m.result and final.result is not m.result
+    assert final.pending is None and final.waiting_for is None and final.waiting_kind is None
+
+
+def test_views_omit_the_fields_at_their_protocol_defaults(registry: tcgcore.Registry) -> None:
+    # docs/protocol.md: `count` defaults to 0, `face_down` and `exhausted` to false; fields
+    # equal to their default are omitted, so a client reads a missing field as its default
+    m = tcgcore.new_match("sparks", seed=5, registry=registry)
+    cid = m.state.zones["deck.0"].cards[0]
+    m.engine.move(cid, "discard.0")
+    raw = msgspec.json.decode(msgspec.json.encode(m.view(1)))
+    zones = {z["id"]: z for z in raw["zones"]}
+    assert zones["discard.0"]["cards"] == [
+        {"id": tcgcore.card_alias(m.state, cid, 1), "code": m.state.cards[cid].code,
+         "controller": 0}]
+    assert zones["discard.1"] == {"id": "discard.1", "kind": "discard", "owner": 1}
+    assert zones["hand.0"] == {"id": "hand.0", "kind": "hand", "owner": 0,
+                               "visibility": "owner", "count": 3}
+    # nor the view's own fields: no pending choice for this seat, no result yet
+    assert "pending" not in raw and "result" not in raw and raw["waiting_for"] == 0
+
+
+def test_view_records_are_built_by_field_name() -> None:
+    # keyword-only fields: a record built positionally would silently depend on field order
+    records: list[tuple[Any, tuple[Any, ...]]] = [
+        (tcgcore.CardView, (1,)), (tcgcore.ZoneView, ("deck.0", "deck")),
+        (tcgcore.View, ("sparks", 0, 2, 0, 1, 0))]  # every field it needs, in order
+    for record, args in records:
+        with pytest.raises(TypeError):
+            record(*args)

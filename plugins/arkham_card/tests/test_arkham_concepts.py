@@ -238,3 +238,14 @@ def test_A208_2_a_weakness_of_the_scenario_takes_effect_when_drawn() -> None:
     answer(m, "draw")
     assert st(m).inv[0].resources == 3
     assert codes_in(m, "hand.0") == [] and codes_in(m, "discard.0") == ["x_hex"]
+
+
+def test_A208_2_a_weakness_drawn_before_an_ordinary_card_in_one_draw_takes_effect() -> None:
+    """A208.2 for each card of one draw: Cryptic Research (01043) draws three, the weakness
+    first; it resolves although the last cards drawn are ordinary ones."""
+    m = scenario(desc(investigator("t_inv_guard", ["t_w_dread", "t_guts", "t_guts"],
+                                   hand=["01043"])))
+    answer(m, f"fastplay:{enemy(m, '01043')}")
+    assert st(m).inv[0].horror == 1  # Test Dread's revelation: 1 direct horror
+    assert codes_in(m, "hand.0") == ["t_guts", "t_guts"]
+    assert "t_w_dread" in codes_in(m, "discard.0")

@@ -266,3 +266,123 @@ def test_double_negative_evade_does_not_double_when_fighting_it() -> None:
                       enemies=[{"code": "x_gaunt", "engaged": 0}]))
     answer(m, f"fight:{enemy(m, 'x_gaunt')}")
     assert st(m).cards[enemy(m, "x_gaunt")].counters.get("damage", 0) == 1
+
+
+def _skull_value(effect: dict[str, object], **extra: Any) -> int:
+    """The Test Guardian (intellect 3) investigates with a skull whose effect is ``effect``;
+    the value of the test (A505.1: the token's modifier, with X as the effect counts it)."""
+    investigators = extra.pop("investigators", [inv()])
+    m = scenario(desc(*investigators, tokens=["skull"], token_effects={"skull": effect},
+                      **extra))
+    answer(m, "investigate")
+    commit_none(m)
+    res = events(m, "test_succeeded") + events(m, "test_failed")
+    assert len(res) == 1
+    value = res[0].data["value"]
+    assert type(value) is int
+    return value
+
+
+def test_A505_1_a_token_x_counts_the_testers_horror() -> None:
+    assert _skull_value({"x": "horror_self"}, investigators=[inv(horror=2)]) == 3 - 2
+    assert _skull_value({"x": "horror_self", "x_sign": 1},
+                        investigators=[inv(horror=2)]) == 3 + 2
+    assert _skull_value({"x": "horror_self", "modifier": -1},
+                        investigators=[inv(horror=1)]) == 3 - 1 - 1
+
+
+def test_A505_1_A402_2_a_token_x_counts_the_doom_in_play() -> None:
+    assert _skull_value({"x": "doom_in_play"}, agenda_doom=1,
+                        locations=[{"code": "t_loc_a", "doom": 1}]) == 3 - 2
+    assert _skull_value({"x": "doom_in_play"}) == 3
+
+
+def test_A995_2_a_token_x_counts_enemies_with_a_trait_anywhere_in_play() -> None:
+    ghouls = [{"code": "t_ghoul", "engaged": 0}, {"code": "t_ghoul", "location": "t_loc_d"}]
+    assert _skull_value({"x": "enemies_trait_in_play:Ghoul"}, enemies=ghouls) == 3 - 2
+    assert _skull_value({"x": "enemies_trait_in_play:Cultist"}, enemies=ghouls) == 3
+    assert _skull_value({"x": "enemies_trait_in_play:Ghoul"}, set_aside=["t_ghoul"]) == 3
+
+
+def test_A983_4_a_token_x_counts_the_most_doom_on_one_enemy_with_a_trait() -> None:
+    ghouls = [{"code": "t_ghoul", "engaged": 0, "doom": 1},
+              {"code": "t_ghoul", "location": "t_loc_d", "doom": 2}]
+    assert _skull_value({"x": "max_doom_trait:Ghoul"}, enemies=ghouls) == 3 - 2
+    assert _skull_value({"x": "max_doom_trait:Ghoul"}) == 3
+
+
+def test_A505_1_a_token_x_counts_clues_here_with_its_fixed_modifier() -> None:
+    assert _skull_value({"x": "clues_here", "modifier": -1},
+                        locations=[{"code": "t_loc_a", "clues": 1}]) == 3 - 1 - 1
+    # room A is the first card of the scenario (id 0); room B, where the tester now
+    # stands, is not: the clues of either count
+    assert _skull_value({"x": "clues_here"}, investigators=[inv(location="t_loc_b")],
+                        locations=[{"code": "t_loc_a", "clues": 0},
+                                   {"code": "t_loc_b", "clues": 2}]) == 3 - 2
+    assert _skull_value({"x": "enemies_trait:Ghoul", "x_sign": 1},
+                        enemies=[{"code": "t_ghoul", "engaged": 0}]) == 3 + 1
+
+
+_BARE = {"code": "x_bare", "name": "Bare Room", "type_code": "location", "shroud": 0,
+         "clues": 1, "symbol": "x"}
+
+
+def test_A507_2_a_value_of_zero_ties_difficulty_zero_and_succeeds() -> None:
+    """Shroud 0: intellect 3 with -3 is 0, which ties the difficulty and succeeds (A507.2);
+    with -4 the value stays 0 (A506.2) and still ties."""
+    for token in ("-3", "-4"):
+        m = scenario(desc(inv(location="x_bare"), tokens=[token], cards=[_BARE],
+                          locations=[{"code": "x_bare"}]))
+        answer(m, "investigate")
+        res = events(m, "test_succeeded")
+        assert res and res[0].data["value"] == 0 and res[0].data["difficulty"] == 0
+        assert res[0].amount == 0 and st(m).inv[0].clues == 1  # A508.1: the clue is found
+
+
+def test_A507_2_succeeding_by_the_margin_over_the_difficulty() -> None:
+    m = scenario(desc(inv(hand=["t_perception"]), tokens=["+1"]))
+    answer(m, "investigate")
+    answer(m, *keys(m))
+    res = events(m, "test_succeeded")[0]
+    assert res.data["value"] == 3 + 2 + 1 and res.amount == 6 - 2  # margin: value - shroud
+    assert res.data["base"] == 3 and res.data["icons"] == 2 and res.data["tokens"] == "+1:+1"
+
+
+def test_A504_3_an_automatic_success_needs_no_value_against_the_difficulty() -> None:
+    """Sure Thing: investigating a shroud-6 room with intellect 3 (+1) succeeds anyway; the
+    margin counts from difficulty 0 (A507.2)."""
+    deep = {"code": "x_deep", "name": "Deep Room", "type_code": "location", "shroud": 6,
+            "clues": 1, "symbol": "d"}
+    charm = {"code": "x_charm", "name": "Sure Thing", "type_code": "asset", "cost": 0,
+             "abilities": [{"kind": "fast", "exhaust": True, "effects": [
+                 {"op": "auto_succeed"}, {"op": "test_bonus", "skill": "intellect"}]}]}
+    m = scenario(desc(inv(location="x_deep", assets=["x_charm"]), tokens=["auto_fail"],
+                      cards=[deep, charm], locations=[{"code": "x_deep"}]))
+    answer(m, "investigate")
+    assert kind(m) == "fast_window"
+    answer(m, keys(m)[0])
+    answer(m, "pass") if kind(m) == "fast_window" else None
+    res = events(m, "test_succeeded")
+    assert res and not events(m, "test_failed")
+    value = res[0].data["value"]
+    assert type(value) is int and value < 6
+    assert res[0].amount == value and st(m).inv[0].clues == 1
+
+
+def test_A506_1_a_fight_reports_no_investigate_bonus() -> None:
+    m = scenario(desc(inv(), tokens=["0"], enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    answer(m, f"fight:{enemy(m, 't_ghoul')}")
+    commit_none(m)
+    res = (events(m, "test_succeeded") + events(m, "test_failed"))[0]
+    assert res.data["bonus"] == 0 and res.data["kind"] == "fight"
+    assert res.data["value"] == res.data["base"] == 4
+
+
+def test_double_negative_evade_doubles_exactly_once() -> None:
+    """The Test Rogue (agility 4) evading a Gaunt of evade 2 with -1: doubled to -2 the value
+    is 2, which ties and evades (tripled it would be 1 and fail)."""
+    m = scenario(desc(inv("t_inv_rogue"), tokens=["-1"], cards=[dict(_GAUNT, enemy_evade=2)],
+                      enemies=[{"code": "x_gaunt", "engaged": 0}]))
+    answer(m, f"evade:{enemy(m, 'x_gaunt')}")
+    assert _evaded(m)
+    assert events(m, "test_succeeded")[0].data["value"] == 4 - 2

@@ -200,7 +200,8 @@ class Hub(Server):
         log = [line for line in (describe_event(match.spec, state, ev) for ev in events)
                if line.strip()]
         return {"type": "replay", "view": match.view(None), "log": log, "step": step,
-                "steps": len(decisions), "game": match.game, "title": match.spec.title, "seats": self.seats.get(match_id, [])}
+                "steps": len(decisions), "game": match.game, "title": match.spec.title,
+                "seats": self.seats.get(match_id, [])}
 
     def can_undo(self, match_id: str, seat: int | None) -> bool:
         """Undo is for a match with one person (solo, or against agents only), as in the

@@ -310,7 +310,7 @@ def test_progress_is_one_finished_line_when_stderr_is_not_a_terminal() -> None:
     with the games per second and the time left (or taken) at that pace."""
     import contextlib
 
-    from tcgcore._simulate import ProgressLine
+    from tcgcore._progress import ProgressLine
 
     now = [0.0]
     line = ProgressLine(every=30, clock=lambda: now[0])

@@ -196,7 +196,7 @@ class _Progress:
         try:
             from tqdm import tqdm
         except ImportError:
-            from ._simulate import ProgressLine
+            from ._progress import ProgressLine
             self._line = ProgressLine()
         else:
             self._bar = tqdm(total=total, desc=label, unit="game", leave=True)

@@ -10,7 +10,8 @@ cannot tell anyone where a hidden card is.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Protocol
 
 import msgspec
 
@@ -45,8 +46,20 @@ class CardInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     lang: str = "en"
 
 
-def card_info(spec: GameSpec[Any], code: str, lang: str = "en") -> CardInfo | None:
-    """The catalogue entry of ``code`` in game ``spec`` (``None``: not a card of the game).
+
+class CardHooks(Protocol):
+    """The presentation hooks of a game that the catalogue reads: a
+    :class:`tcgcore.GameSpec` has them (this module does not import it, so that the spec
+    can name :class:`CardInfo`)."""
+
+    card_info: Callable[[str, str], CardInfo | None] | None
+    card_name: Callable[[str], str] | None
+    card_text: Callable[[str], str | None] | None
+
+
+def card_info(spec: CardHooks, code: str, lang: str = "en") -> CardInfo | None:
+    """The catalogue entry of ``code`` in game ``spec``, a :class:`tcgcore.GameSpec`
+    (``None``: not a card of the game).
 
     Uses the game's ``card_info`` hook, else its ``card_name`` and ``card_text`` hooks (a code
     neither hook knows is ``None``).
@@ -60,7 +73,7 @@ def card_info(spec: GameSpec[Any], code: str, lang: str = "en") -> CardInfo | No
     return CardInfo(code=code, name=name, text=text or "")
 
 
-def card_catalogue(spec: GameSpec[Any], codes: list[str], lang: str = "en") -> dict[str, CardInfo]:
+def card_catalogue(spec: CardHooks, codes: list[str], lang: str = "en") -> dict[str, CardInfo]:
     """``card_info`` for each known code of ``codes`` (unknown ones are left out)."""
     out: dict[str, CardInfo] = {}
     for code in codes:
@@ -69,5 +82,3 @@ def card_catalogue(spec: GameSpec[Any], codes: list[str], lang: str = "en") -> d
             out[code] = info
     return out
 
-
-from ._spec import GameSpec  # noqa: E402

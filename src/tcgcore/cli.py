@@ -53,8 +53,9 @@ from ._errors import OptionsError, ReplayDivergence, TcgcoreError
 from ._match import Match, ReplayRecord, _create, replay
 from ._model import Event
 from ._plugins import default_registry
+from ._progress import ProgressLine
 from ._serve import serve_stdio
-from ._simulate import ProgressLine, simulate
+from ._simulate import simulate
 from ._terminal import (
     AUTO_PASS_MODES,
     ReplayStepper,

@@ -17,7 +17,7 @@ from .campaign_runner import run_campaign_cli
 from .card_usage import card_usage
 from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
-from .presentation import card_info
+from .presentation import card_info as _catalogue_entry
 from .rules import (
     GAME,
     act_threshold,
@@ -663,6 +663,11 @@ def card_text(code: str) -> str | None:
     return ". ".join(p.rstrip(".") for p in parts) + "."
 
 
+def card_info(code: str, lang: str) -> tcgcore.CardInfo | None:
+    """The card catalogue hook (``GameSpec.card_info``): the card's entry with its full text."""
+    return _catalogue_entry(code, lang, card_text(code) or "")
+
+
 def find_card(name: str) -> str | None:
     """Look a card up by code or name (case-insensitive; an exact name first, then the
     first name that starts with it)."""
@@ -773,6 +778,7 @@ spec.validate_state = validate
 spec.resume_steps = RESUME_STEPS
 spec.card_name = card_name
 spec.card_text = card_text
+
 spec.card_info = card_info
 spec.find_card = find_card
 spec.render_panel = render_panel

@@ -15,10 +15,9 @@ _ICONS = (("skill_willpower", "willpower"), ("skill_intellect", "intellect"),
           ("skill_combat", "combat"), ("skill_agility", "agility"), ("skill_wild", "wild"))
 
 
-def card_info(code: str, lang: str) -> tcgcore.CardInfo | None:
-    """A card of the pool as people read it (``None`` for an unknown code)."""
-    from .plugin import card_text
-
+def card_info(code: str, lang: str, full_text: str = "") -> tcgcore.CardInfo | None:
+    """A card of the pool as people read it (``None`` for an unknown code); ``full_text``:
+    its whole text as the plugin writes it (``plugin.card_text``), shown as the text."""
     d = card_pool().get(code)
     if d is None:
         return None
@@ -38,4 +37,4 @@ def card_info(code: str, lang: str) -> tcgcore.CardInfo | None:
     return tcgcore.CardInfo(
         code=code, name=d.name + (f": {d.subname}" if d.subname else ""), type=d.type_code,
         cost=None if d.cost is None else str(d.cost), stats=stats, icons=icons,
-        text=card_text(code) or "", lang="en")
+        text=full_text, lang="en")

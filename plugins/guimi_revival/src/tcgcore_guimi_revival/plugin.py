@@ -18,7 +18,7 @@ from .card_usage import card_usage
 from .cards import _POOLS, CardDef, get_pool, load_pathways
 from .decks import check_deck_text
 from .options import RULES_OPTION_NAMES, parse_rules_options
-from .presentation import card_info
+from .presentation import card_info as _catalogue_entry
 from .rules import SLOT_NAMES, agility, cdef, spec, strength, z
 from .state import GuimiState
 
@@ -174,6 +174,11 @@ def card_text(code: str) -> str | None:
         lines.append(f"Ritual: to sequence {r.sequence} of the "
                      f"{pw.name_en if pw else 'own'} pathway, when {_cond(r.condition)}")
     return "\n".join(lines)
+
+
+def card_info(code: str, lang: str) -> tcgcore.CardInfo | None:
+    """The card catalogue hook (``GameSpec.card_info``): the card's entry with its full text."""
+    return _catalogue_entry(code, lang, card_text(code) or "")
 
 
 def find_card(name: str) -> str | None:
@@ -565,6 +570,7 @@ spec.slot_names = {"units": SLOT_NAMES}
 spec.card_tags = card_tags
 spec.card_name = card_name
 spec.card_text = card_text
+
 spec.card_info = card_info
 spec.find_card = find_card
 spec.render_panel = render_panel

@@ -13,12 +13,10 @@ __all__ = ["card_info"]
 _TYPE_ZH = {"revival_beyonder": "复苏非凡者", "beyonder": "非凡者", "item": "物品", "event": "事件"}
 
 
-def card_info(code: str, lang: str) -> tcgcore.CardInfo | None:
+def card_info(code: str, lang: str, full_text: str = "") -> tcgcore.CardInfo | None:
     """A built-in card as people read it: name, type, rank, strength and agility, sequence and
     its text in ``lang`` (``zh_Hans``/``zh_Hant``: the Chinese data; otherwise English); the full
-    rules text of ``card_text`` follows in English."""
-    from .plugin import card_text
-
+    rules text ``full_text`` (the plugin's ``card_text``) follows in English."""
     d = get_pool("builtin").cards.get(code)
     if d is None:
         return None
@@ -34,7 +32,7 @@ def card_info(code: str, lang: str) -> tcgcore.CardInfo | None:
     if d.grade is not None:
         stats["grade"] = str(d.grade)
     own = (d.text_zh or d.text_en) if zh else (d.text_en or d.text_zh)
-    full = card_text(code) or ""
+    full = full_text
     return tcgcore.CardInfo(
         code=code, name=d.name_zh if zh else d.name_en,
         type=_TYPE_ZH.get(d.card_type, d.card_type) if zh else d.card_type.replace("_", " "),

@@ -200,7 +200,7 @@ def test_render_prints_the_acting_seats_board_as_the_terminal_does() -> None:
     assert env.table is not None
     match = env.table.match
     assert text.splitlines() == tcgcore.render_board(match.spec, match.view(0))
-    assert "you are P0" in text and "hand.1: 3 cards (hidden)" in text
+    assert "you are P0" in text and "P1's hand: 3 cards (hidden)" in text
 
 
 def test_the_generic_layout_names_every_feature_and_never_an_instance_id() -> None:

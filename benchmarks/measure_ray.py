@@ -21,9 +21,10 @@ the Ray time over the local pool's for the same games and workers, minus one (ta
 one, the pool's workers, the Ray cluster's processes), which another program's load does
 not change. Both include what the cluster's own processes use while the games play (it
 grows with the run's time, so it is a cost per game). Each run's report is checked to be
-the local pool's. Games per core-hour are measured apart, in this process, on CPU time (so
-another process's load does not count), for each game and agent. Each figure is one run: on
-a machine shared with other work the wall-clock figures are noisy.
+the local pool's. Run alone, the three timed runs are repeated in rounds (``--repeat``,
+default 3), each round with a new cluster, and each figure is the median over the rounds;
+inside the harness it is one round. Games per core-hour are measured apart, in this process,
+on CPU time (so another process's load does not count), for each game and agent.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ import json
 import os
 import platform
 import resource
+import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,17 +100,10 @@ def _per_core_hour(game: str, players: int | None, agent: str, games: int) -> fl
     return games / (time.process_time() - start) * 3600
 
 
-def measure(quick: bool, games: int | None = None) -> dict[str, Any]:
-    """Measure; returns ``{"rows": [{"name", "value", "unit", "target"}, ...], ...}`` with
-    the raw times beside (``target`` is a string such as ``">= 1.7"``, or ``None``).
-    ``games``: Guimi games per timed run (default 600, 20 when ``quick``: the harness's
-    sizes). Without Ray the answer has no rows and says why under ``"skipped"``."""
-    try:
-        import ray  # noqa: F401
-    except ImportError as exc:
-        return {"rows": [], "skipped": f"Ray is not installed ({exc})"}
-    if games is None:
-        games = 20 if quick else 600
+def _round(games: int) -> dict[str, float]:
+    """One round of the three timed runs, on a new local cluster of 2 CPUs: seconds of
+    start-up, of Ray with 1 and 2 workers, of the local pool, and CPU seconds of the two
+    2-worker runs."""
     start = time.perf_counter()
     with tcgcore.ray_session(workers=2) as cpus:
         if cpus != 2:
@@ -119,39 +115,64 @@ def measure(quick: bool, games: int | None = None) -> dict[str, Any]:
     local_2, local_cpu, lr = _timed(games=games, workers=2)
     if not r1 == r2 == lr:
         raise RuntimeError("the Ray and local reports differ")
+    return {"start_up": started, "ray_1": ray_1, "ray_2": ray_2, "local_2": local_2,
+            "ray_2_cpu": ray_cpu, "local_2_cpu": local_cpu}
+
+
+def measure(quick: bool, games: int | None = None, repeat: int = 1) -> dict[str, Any]:
+    """Measure; returns ``{"rows": [{"name", "value", "unit", "target"}, ...], ...}`` with
+    the raw times of every round beside (``target`` is a string such as ``">= 1.7"``, or
+    ``None``). ``games``: Guimi games per timed run (default 600, 20 when ``quick``: the
+    harness's sizes); ``repeat``: rounds, each figure the median over them. Without Ray the
+    answer has no rows and says why under ``"skipped"``."""
+    try:
+        import ray  # noqa: F401
+    except ImportError as exc:
+        return {"rows": [], "skipped": f"Ray is not installed ({exc})"}
+    if games is None:
+        games = 20 if quick else 600
+    rounds = [_round(games) for _ in range(max(1, repeat))]
+
+    def median(figure: Callable[[dict[str, float]], float]) -> float:
+        return statistics.median(figure(r) for r in rounds)
+
     rows: list[dict[str, Any]] = [
         {"name": f"Ray speed-up, 2 workers over 1 ({games:,} Guimi heuristic games)",
-         "value": round(ray_1 / ray_2, 3), "unit": "x", "target": ">= 1.7"},
+         "value": round(median(lambda r: r["ray_1"] / r["ray_2"]), 3), "unit": "x",
+         "target": ">= 1.7"},
         {"name": f"Ray overhead per game over the local pool (2 workers, {games:,} games)",
-         "value": round(100 * (ray_2 / local_2 - 1), 2), "unit": "%", "target": "< 5"},
+         "value": round(median(lambda r: 100 * (r["ray_2"] / r["local_2"] - 1)), 2),
+         "unit": "%", "target": "< 5"},
         {"name": f"Ray CPU time per game over the local pool's (2 workers, {games:,} games)",
-         "value": round(100 * (ray_cpu / local_cpu - 1), 2), "unit": "%", "target": "< 5"},
+         "value": round(median(lambda r: 100 * (r["ray_2_cpu"] / r["local_2_cpu"] - 1)), 2),
+         "unit": "%", "target": "< 5"},
         {"name": "Ray session start-up: a local cluster of 2 CPUs and its warm-up run "
-         "(once per session, not in the figures above)", "value": round(started, 2),
-         "unit": "s", "target": None},
-        {"name": "Ray, 1 worker", "value": round(ray_1 / games * 1000, 3), "unit": "ms/game",
-         "target": None},
-        {"name": "Ray, 2 workers", "value": round(ray_2 / games * 1000, 3), "unit": "ms/game",
-         "target": None},
-        {"name": "local pool, 2 workers", "value": round(local_2 / games * 1000, 3),
+         "(once per session, not in the figures above)",
+         "value": round(median(lambda r: r["start_up"]), 2), "unit": "s", "target": None},
+        {"name": "Ray, 1 worker", "value": round(median(lambda r: r["ray_1"]) / games * 1000, 3),
          "unit": "ms/game", "target": None},
+        {"name": "Ray, 2 workers", "value": round(median(lambda r: r["ray_2"]) / games * 1000, 3),
+         "unit": "ms/game", "target": None},
+        {"name": "local pool, 2 workers",
+         "value": round(median(lambda r: r["local_2"]) / games * 1000, 3), "unit": "ms/game",
+         "target": None},
     ]
     for label, game, players, agent, full in RATES:
         n = max(2, full // 10) if quick else full
         rows.append({"name": f"games per core-hour: {label}",
                      "value": round(_per_core_hour(game, players, agent, n)),
                      "unit": "games/core-h", "target": None})
-    return {"rows": rows, "games": games,
-            "seconds": {"start_up": started, "ray_1": ray_1, "ray_2": ray_2, "local_2": local_2,
-                        "ray_2_cpu": ray_cpu, "local_2_cpu": local_cpu}}
+    return {"rows": rows, "games": games, "rounds": len(rounds), "seconds": rounds}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="200 games; print, do not write")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="rounds of the timed runs; each figure is their median (default 3)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "ray.json"))
     args = ap.parse_args(argv)
-    result = measure(args.quick, 200 if args.quick else 2_000)
+    result = measure(args.quick, 200 if args.quick else 2_000, args.repeat)
     for row in result["rows"]:
         target = f" (target {row['target']})" if row["target"] else ""
         print(f"{row['name']}: {row['value']} {row['unit']}{target}")

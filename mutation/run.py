@@ -4,7 +4,7 @@ Usage, from the repository root, in a virtualenv with the ``mutation`` extra ins
 (``pip install -e ".[mutation]"``)::
 
     nice -n 15 .venv/bin/python mutation/run.py [TARGET ...] [--list] [--rerun-survivors]
-                                                [--report]
+                                                [--sample N [--sample-seed S]] [--report]
 
 Each target of ``mutation/targets.toml`` names one module, the test files that cover it and,
 optionally, the functions to mutate (a qualified name such as ``Engine.run``; none: the
@@ -26,6 +26,13 @@ For each target the script:
    text of the mutated line, and of the line before it where ``after`` gives it), and
    writes every other survivor with its diff to ``mutation/work/<target>.survivors.txt``.
 
+``--sample N`` runs only N of a target's selected mutants, drawn in a fixed pseudo-random order
+(by a hash of ``--sample-seed``, default 0, and each mutant's operator, place and occurrence,
+so the same N always picks the same mutants and a larger N keeps the smaller sample and adds
+to it); the score of a sample comes with its Wilson 95 % interval. A whole module of a
+plugin's rules has thousands of mutants, which a sample of a hundred or so estimates within a
+few points in a few minutes of CPU.
+
 ``--rerun-survivors`` runs the survivors again (after new tests); ``--report`` only prints
 the scores of the sessions there are. Exit status 0 unless a baseline fails.
 """
@@ -35,6 +42,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import math
 import os
 import re
 import resource
@@ -242,6 +250,47 @@ def baseline(target: dict[str, Any]) -> float:
     return took
 
 
+OUTSIDE_SAMPLE = "outside the sample"
+
+
+def sample(db: Path, size: int | None, seed: int) -> None:
+    """Keep ``size`` of the session's selected mutants to run (``None``: every one); the rest
+    are marked skipped as outside the sample. The order is a hash of ``seed`` and each
+    mutant's operator, position and occurrence (cosmic-ray's job ids are new on every init),
+    so a sample is the same on every run and a larger one holds every smaller one."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    con = sqlite3.connect(db)
+    with con:  # what an earlier, smaller sample left out is back in the pool
+        con.execute("DELETE FROM work_results WHERE output = ?", (OUTSIDE_SAMPLE,))
+    con.close()
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        done = dict(work_db.results)
+        items = [i for i in work_db.work_items if i.job_id not in done
+                 or done[i.job_id].worker_outcome != WorkerOutcome.SKIPPED]
+        if size is None or size >= len(items):
+            return
+
+        def rank(item: Any) -> str:
+            m = item.mutations[0]
+            key = f"{seed}|{m.operator_name}|{m.start_pos[0]}:{m.start_pos[1]}|{m.occurrence}"
+            return hashlib.sha256(key.encode()).hexdigest()
+
+        left_out = [i.job_id for i in sorted(items, key=rank)[size:]]
+        work_db.set_multiple_results(left_out, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                                          output=OUTSIDE_SAMPLE))
+
+
+def wilson(killed: int, n: int) -> tuple[float, float]:
+    """The Wilson score interval (95 %) of a proportion ``killed / n``, in percent."""
+    z = 1.959964
+    p = killed / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100 * max(0.0, centre - half), 100 * min(1.0, centre + half)
+
+
 def rerun_survivors(db: Path, target: dict[str, Any]) -> None:
     """Forget the results of the surviving mutants outside annotations, so exec runs them again."""
     typed = annotation_spans((TREE / target["module"]).read_text())
@@ -268,7 +317,7 @@ def report(name: str, target: dict[str, Any]) -> str:
     source = code.splitlines()
     typed = annotation_spans(code)
     equivalent = [e for e in load_equivalent() if e["module"] == target["module"]]
-    killed = survived = equiv = pending = 0
+    killed = survived = equiv = pending = outside = 0
     lines: list[str] = []
     with use_db(str(db), WorkDB.Mode.open) as work_db:
         results = dict(work_db.results)
@@ -276,6 +325,9 @@ def report(name: str, target: dict[str, Any]) -> str:
             result = results.get(item.job_id)
             if result is None:
                 pending += 1
+                continue
+            if result.output == OUTSIDE_SAMPLE:
+                outside += 1
                 continue
             if result.worker_outcome == WorkerOutcome.SKIPPED or in_annotation(
                     typed, item.mutations[0].start_pos):
@@ -297,6 +349,11 @@ def report(name: str, target: dict[str, Any]) -> str:
     live = killed + survived
     score = f"{100 * killed / live:.1f} %" if live else "-"
     note = f" ({pending} not run yet)" if pending else ""
+    if outside and live:
+        low, high = wilson(killed, live)
+        note += (f" (a sample of {killed + survived + equiv + pending} of "
+                 f"{killed + survived + equiv + pending + outside}; 95 % interval "
+                 f"{low:.0f}-{high:.0f} %)")
     return f"| {name} | {killed + survived + equiv} | {killed} | {equiv} | {survived} | {score}{note} |"
 
 
@@ -311,6 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the targets and stop")
     parser.add_argument("--rerun-survivors", action="store_true",
                         help="run the surviving mutants again (after new tests)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="run only N of each target's mutants, in a fixed pseudo-random "
+                             "order (a larger N keeps the smaller sample)")
+    parser.add_argument("--sample-seed", type=int, default=0, metavar="S",
+                        help="the seed of the sample's order (default 0)")
     parser.add_argument("--report", action="store_true", help="only print the scores")
     args = parser.parse_args(argv)
     targets = load_targets()
@@ -332,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
             took = baseline(target)
             cfg = write_config(n, target, timeout=max(15.0, 4 * took))
             db = prepare_session(n, target, cfg)
+            sample(db, args.sample, args.sample_seed)
             if args.rerun_survivors:
                 rerun_survivors(db, target)
             before = _children_cpu()

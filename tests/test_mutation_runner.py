@@ -1,0 +1,87 @@
+"""The mutation-testing driver (``mutation/run.py``, docs/testing.md): its sample of a
+target's mutants and the interval its score comes with."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tomllib
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _runner() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_run", ROOT / "mutation" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutation_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+run = _runner()
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    low, high = run.wilson(19, 20)  # 95 %: about 76.4-99.1 %
+    assert round(low, 1) == 76.4 and round(high, 1) == 99.1
+    low, high = run.wilson(20, 20)
+    assert round(low, 1) == 83.9 and high == 100.0
+    low, high = run.wilson(0, 10)
+    assert low == 0.0 and round(high, 1) == 27.8
+
+
+def _session(tmp_path: Path, count: int) -> Path:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import MutationSpec, WorkerOutcome, WorkItem, WorkResult
+
+    db = tmp_path / "s.sqlite"
+    with use_db(str(db), WorkDB.Mode.create) as work_db:
+        for i in range(count):
+            work_db.add_work_item(WorkItem(job_id=f"job{i}", mutations=[MutationSpec(
+                module_path="m.py", operator_name="core/AddNot", occurrence=i,
+                start_pos=(i + 1, 0), end_pos=(i + 1, 4))]))
+        # one mutant the driver left out before any sample (say, in an annotation)
+        work_db.set_result("job0", WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
+                                              output="in an annotation"))
+    return db
+
+
+def _to_run(db: Path) -> set[str]:
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        return {item.job_id for item in work_db.pending_work_items}
+
+
+def test_a_sample_is_fixed_by_its_seed_and_a_larger_one_holds_the_smaller(tmp_path: Path) -> None:
+    pytest.importorskip("cosmic_ray")
+    db = _session(tmp_path, 40)
+    run.sample(db, 10, seed=0)
+    ten = _to_run(db)
+    assert len(ten) == 10 and "job0" not in ten
+    run.sample(db, 10, seed=0)
+    assert _to_run(db) == ten
+    run.sample(db, 25, seed=0)
+    twenty_five = _to_run(db)
+    assert len(twenty_five) == 25 and ten < twenty_five
+    run.sample(db, 10, seed=1)
+    assert _to_run(db) != ten
+    run.sample(db, None, seed=0)  # no sample: every selected mutant, not the one skipped
+    assert _to_run(db) == {f"job{i}" for i in range(1, 40)}
+
+
+def test_every_target_names_a_module_functions_and_test_files_that_exist() -> None:
+    with open(ROOT / "mutation" / "targets.toml", "rb") as f:
+        targets = tomllib.load(f)["target"]
+    for name, target in targets.items():
+        module = ROOT / target["module"]
+        assert module.is_file(), name
+        if target.get("functions"):
+            run.function_lines(module, target["functions"])  # SystemExit on a missing one
+        for test in target["tests"]:
+            assert (ROOT / test.split("::")[0]).is_file(), (name, test)

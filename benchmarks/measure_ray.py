@@ -22,7 +22,7 @@ one, the pool's workers, the Ray cluster's processes), which another program's l
 not change. Both include what the cluster's own processes use while the games play (it
 grows with the run's time, so it is a cost per game). Each run's report is checked to be
 the local pool's. Run alone, the three timed runs are repeated in rounds (``--repeat``,
-default 3), each round with a new cluster, and each figure is the median over the rounds;
+default 5), each round with a new cluster, and each figure is the median over the rounds;
 inside the harness it is one round. Games per core-hour are measured apart, in this process,
 on CPU time (so another process's load does not count), for each game and agent.
 """
@@ -168,8 +168,8 @@ def measure(quick: bool, games: int | None = None, repeat: int = 1) -> dict[str,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="200 games; print, do not write")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="rounds of the timed runs; each figure is their median (default 3)")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="rounds of the timed runs; each figure is their median (default 5)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "ray.json"))
     args = ap.parse_args(argv)
     result = measure(args.quick, 200 if args.quick else 2_000, args.repeat)

@@ -6,8 +6,10 @@ Usage (repository root, a virtualenv with the ``ray`` extra)::
     python benchmarks/measure_ray.py            # writes benchmarks/results/ray.json
     python benchmarks/measure_ray.py --quick    # 200 games instead of 2,000, printed only
 
-Inside ``benchmarks/run.py`` (``measure(quick)``) it plays 600 games (20 with ``--quick``),
-which keeps the harness's full run under 15 minutes; without Ray it is skipped.
+Inside ``benchmarks/run.py`` (``measure(quick)``) it plays one round of 600 games (20 with
+``--quick``), which keeps the harness's full run under 15 minutes; a single round moves by
+several points, so its rows carry no target (the targets are read on the medians of a run
+of its own, ``docs/distributed.md``); without Ray it is skipped.
 
 Method: one local Ray cluster of two CPUs is started and warmed up (a run of 20 games, so
 each worker process has loaded the plugins, as a session's first run does once); that
@@ -123,7 +125,8 @@ def measure(quick: bool, games: int | None = None, repeat: int = 1) -> dict[str,
     """Measure; returns ``{"rows": [{"name", "value", "unit", "target"}, ...], ...}`` with
     the raw times of every round beside (``target`` is a string such as ``">= 1.7"``, or
     ``None``). ``games``: Guimi games per timed run (default 600, 20 when ``quick``: the
-    harness's sizes); ``repeat``: rounds, each figure the median over them. Without Ray the
+    harness's sizes); ``repeat``: rounds, each figure the median over them (with fewer than
+    three, the rows carry no target). Without Ray the
     answer has no rows and says why under ``"skipped"``."""
     try:
         import ray  # noqa: F401
@@ -136,16 +139,20 @@ def measure(quick: bool, games: int | None = None, repeat: int = 1) -> dict[str,
     def median(figure: Callable[[dict[str, float]], float]) -> float:
         return statistics.median(figure(r) for r in rounds)
 
+    def goal(target: str) -> str | None:
+        # a single round moves by several points: the targets are read on medians of rounds
+        return target if len(rounds) >= 3 else None
+
     rows: list[dict[str, Any]] = [
         {"name": f"Ray speed-up, 2 workers over 1 ({games:,} Guimi heuristic games)",
          "value": round(median(lambda r: r["ray_1"] / r["ray_2"]), 3), "unit": "x",
-         "target": ">= 1.7"},
+         "target": goal(">= 1.7")},
         {"name": f"Ray overhead per game over the local pool (2 workers, {games:,} games)",
          "value": round(median(lambda r: 100 * (r["ray_2"] / r["local_2"] - 1)), 2),
-         "unit": "%", "target": "< 5"},
+         "unit": "%", "target": goal("< 5")},
         {"name": f"Ray CPU time per game over the local pool's (2 workers, {games:,} games)",
          "value": round(median(lambda r: 100 * (r["ray_2_cpu"] / r["local_2_cpu"] - 1)), 2),
-         "unit": "%", "target": "< 5"},
+         "unit": "%", "target": goal("< 5")},
         {"name": "Ray session start-up: a local cluster of 2 CPUs and its warm-up run "
          "(once per session, not in the figures above)",
          "value": round(median(lambda r: r["start_up"]), 2), "unit": "s", "target": None},

@@ -357,6 +357,13 @@ def report(name: str, target: dict[str, Any]) -> str:
     return f"| {name} | {killed + survived + equiv} | {killed} | {equiv} | {survived} | {score}{note} |"
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -368,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the targets and stop")
     parser.add_argument("--rerun-survivors", action="store_true",
                         help="run the surviving mutants again (after new tests)")
-    parser.add_argument("--sample", type=int, metavar="N",
+    parser.add_argument("--sample", type=_positive, metavar="N",
                         help="run only N of each target's mutants, in a fixed pseudo-random "
                              "order (a larger N keeps the smaller sample)")
     parser.add_argument("--sample-seed", type=int, default=0, metavar="S",

@@ -96,3 +96,16 @@ def test_A612_2_any_card_that_gains_surge_draws_after_it_resolves() -> None:
     left, drawn = _order(m, gloom, voices)
     assert gained < left < drawn
     assert codes_in(m, "threat.0") == ["t_voices"]
+
+
+def test_A612_2_a_surge_chain_stops_at_its_cap_and_leaves_no_surge_mark() -> None:
+    """An encounter deck of cards that each gain surge stops after MAX_SURGE further draws
+    (the safety bound), and the last card's gained surge is cleared, not left in the state."""
+    from tcgcore_arkham_card.rules import MAX_SURGE
+
+    card = {"code": "x_gloom", "name": "Gloom", "type_code": "treachery",
+            "revelation": [{"op": "surge"}]}
+    m = scenario(desc(inv(), phase="mythos", round=2, cards=[card],
+                      encounter_deck=["x_gloom"] * (MAX_SURGE + 5)))
+    assert codes_in(m, "encounter_discard").count("x_gloom") == MAX_SURGE + 1
+    assert not [k for k in st(m).inv[0].limits if k.startswith("surge:")]

@@ -1166,8 +1166,8 @@ def _resolve_encounter(eng: Eng, step: ResolveEncounter) -> None:
         after.append(EndPeril(card=cid))
     if has_kw(d, "surge") and step.depth < MAX_SURGE:
         after.append(DrawEncounter(seat=seat, depth=step.depth + 1))
-    elif step.depth < MAX_SURGE and seat >= 0 and _may_gain_surge(d.revelation):
-        after.append(GainedSurge(seat=seat, card=cid, depth=step.depth + 1))  # A612.2
+    elif seat >= 0 and _may_gain_surge(d.revelation):  # A612.2 (at the cap: only clears)
+        after.append(GainedSurge(seat=seat, card=cid, depth=step.depth + 1))
     if d.type_code == "enemy":
         eng.push(SpawnAt(enemy=cid, seat=seat), *after)
     else:
@@ -1222,8 +1222,10 @@ def gain_surge(eng: Eng, seat: int, source: int) -> None:
 
 @spec.handles(GainedSurge)
 def _gained_surge(eng: Eng, step: GainedSurge) -> None:
+    """A612.2: the card has left play; if it gained surge, its drawer draws the next card
+    (unless the chain is at :data:`MAX_SURGE`). The card's surge mark is cleared either way."""
     limits = eng.state.inv[step.seat].limits
-    if limits and limits.pop(f"surge:{step.card}", 0):
+    if limits and limits.pop(f"surge:{step.card}", 0) and step.depth <= MAX_SURGE:
         eng.push(DrawEncounter(seat=step.seat, depth=step.depth))
 
 

@@ -3,7 +3,11 @@
 One request per line on stdin, one response per line on stdout, in order. Every request is a
 JSON object with an ``op`` and optionally an ``id`` that the response echoes. A response is
 ``{"id": ..., "ok": true, ...}`` or ``{"id": ..., "ok": false, "error": {"code", "message"}}``.
-``docs/protocol.md`` documents every operation with an example.
+``docs/protocol.md`` documents every operation with an example. The same :class:`Server`
+answers the web table's pages (``tcgcore._web._hub.Hub`` subclasses it), so both transports
+share the card catalogue (``catalogue``), the option targets of a seat's choice
+(:func:`option_target`) and the pushed updates (``subscribe``: unsolicited
+``{"type": "update", ...}`` lines after each accepted decision, :meth:`Server.update_for`).
 
 A bad request (malformed JSON, unknown op, wrong types, a wrong token, an illegal choice, an
 unknown match id) gets an error response and changes nothing; the session goes on. ``create``

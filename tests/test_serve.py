@@ -634,3 +634,38 @@ def test_the_documented_update_has_the_fields_the_server_pushes(registry: tcgcor
     assert set(real) == set(documented)
     assert set(real["view"]) == set(documented["view"])
     assert real["events"] == documented["events"] and real["log"] == documented["log"]
+
+
+def test_option_targets_keep_hidden_places_hidden(registry: tcgcore.Registry) -> None:
+    """Options about cards the chooser may not place: a card of its own deck and of the other
+    seat's hand get their card id only (a position there would tell the deck's order or the
+    hand's); another seat's face-down card in a public zone gets its zone and slot, where the
+    chooser's view shows a face-down card with no id and no code."""
+    from tcgcore._model import Choice, Option
+    server = Server(registry)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 4})
+    mid, tokens = created["match"], created["tokens"]
+    match = server.matches[mid].match
+    state = match.state
+    own_deck = state.zones["deck.0"].cards[2]
+    own_hand = state.zones["hand.0"].cards[1]
+    their_hand = state.zones["hand.1"].cards[0]
+    their_set = state.zones["hand.1"].cards[1]
+    match.engine.move(their_set, "arena.1", face_down=True)
+    cards = (own_deck, own_hand, their_hand, their_set)
+    state.pending = Choice(player=0, kind="probe", prompt="Pick one", seq=state.pending.seq if
+                           state.pending else 0,
+                           options=[Option(key=f"card:{c}", label="a card", card=c) for c in cards])
+    ref = {"match": mid, "seat": 0, "token": tokens[0]}
+    choice = json.loads(msgspec.json.encode(server.handle({"op": "pending", **ref})["choice"]))
+    view = json.loads(msgspec.json.encode(server.handle({"op": "view", **ref})["view"]))
+    targets = [o["target"] for o in choice["options"]]
+    aliases = [tcgcore.card_alias(state, c, 0) for c in cards]
+    assert [t["card"] for t in targets] == aliases and not set(aliases) & set(cards)
+    assert targets[0] == {"card": aliases[0]} and targets[2] == {"card": aliases[2]}
+    hand = state.zones["hand.0"].cards
+    assert targets[1] == {"card": aliases[1], "zone": "hand.0", "slot": hand.index(own_hand)}
+    assert targets[3] == {"card": aliases[3], "zone": "arena.1", "slot": 0}
+    arena = {z["id"]: z for z in view["zones"]}["arena.1"]
+    assert arena["cards"][0] == {"face_down": True, "controller": 1}
+    assert view["pending"] == choice

@@ -428,3 +428,244 @@ def test_one_events_response_holds_at_most_max_events(registry: tcgcore.Registry
             break
         since = page["next"]
     assert got == list(range(server.matches[created["match"]].match.state.event_count))
+
+
+# ---------------------------------------------------------------- catalogue, targets, pushes
+
+
+def test_catalogue_over_stdio_is_the_web_tables_answer(session: Session) -> None:
+    """``catalogue`` over ``serve --stdio``: printed facts of codes by game or by match, in the
+    language asked (Guimi's Chinese names from its data); unknown codes are left out."""
+    created = session("create", game="guimi_revival", seed=2, options={"decks": ["seer", "hunter"]})
+    view = session("view", match=created["match"], seat=0, token=created["tokens"][0])["view"]
+    codes = [c["code"] for z in view["zones"] for c in z.get("cards", []) if c and c.get("code")]
+    assert codes
+    by_match = session("catalogue", match=created["match"], codes=[*codes, "no-such-card"])
+    by_game = session("catalogue", game="guimi_revival", codes=codes, lang="en")
+    assert by_match["cards"] == by_game["cards"] and set(by_game["cards"]) == set(codes)
+    spec = tcgcore.default_registry().game("guimi_revival")
+    expected = json.loads(msgspec.json.encode(tcgcore.card_catalogue(spec, codes, "zh_Hans")))
+    assert session("catalogue", game="guimi_revival", codes=codes, lang="zh_Hans")["cards"] == expected
+    assert all(card["lang"] == "zh_Hans" for card in expected.values())
+    _error(session("catalogue", game="guimi_revival", codes=codes, lang="fr"), "bad_request")
+    _error(session("catalogue", game="chess", codes=codes), "unknown_game")
+    _error(session("catalogue", match="m99", codes=codes), "unknown_match")
+    _error(session("catalogue", codes=codes), "bad_request")
+    _error(session("catalogue", game="sparks", codes=["x"] * 501), "bad_request")
+
+
+def _play_checking_targets(game: str, seed: int, options: dict[str, Any],
+                           decisions: int) -> int:
+    """Play a seeded match through a ``Server`` (random legal answers) and check every
+    option target of every pending choice against the deciding seat's own view; returns the
+    number of targets with a zone."""
+    import random
+
+    from tcgcore._identity import card_alias
+    server = Server(tcgcore.default_registry(), rate=None)
+    created = server.handle({"op": "create", "game": game, "seed": seed, "options": options})
+    assert created["ok"], created
+    mid, tokens = created["match"], created["tokens"]
+    match = server.matches[mid].match
+    rng = random.Random(seed)
+    placed = 0
+    for _ in range(decisions):
+        engine = match.pending
+        if match.result is not None or engine is None:
+            break
+        seat = engine.player
+        ref = {"match": mid, "seat": seat, "token": tokens[seat]}
+        choice = server.handle({"op": "pending", **ref})["choice"]
+        view = server.handle({"op": "view", **ref})["view"]
+        assert view.pending == choice
+        zones = {z.id: z for z in view.zones}
+        for shown, inner in zip(choice.options, engine.options, strict=True):
+            target = json.loads(msgspec.json.encode(shown)).get("target", {})
+            if inner.card is None:
+                assert "card" not in target
+            else:
+                # the seat's alias, exactly the option's card; never the instance id
+                alias = card_alias(match.state, inner.card, seat)
+                assert target["card"] == shown.card == alias
+            if "zone" not in target:
+                assert "slot" not in target or "zone" in inner.data or "slot" in inner.data
+                if inner.card is not None and "zone" not in inner.data:
+                    zone = match.state.zones[match.state.cards[inner.card].zone]
+                    assert zone.visibility == "hidden" or (
+                        zone.visibility == "owner" and zone.owner != seat), (game, shown)
+                continue
+            placed += 1
+            zone_view = zones[target["zone"]]  # a zone id of the seat's own view
+            assert zone_view.visibility == "public" or zone_view.owner == seat
+            there = zone_view.cards[target["slot"]]
+            assert there is not None
+            # the seat's view shows this card there, or another seat's face-down card
+            assert there.id == shown.card or (there.id is None and there.code is None
+                                              and there.face_down), (game, shown, there)
+        keys = [o.key for o in rng.sample(engine.options,
+                                          rng.randint(engine.min, min(engine.max,
+                                                                      len(engine.options))))]
+        match.choose(seat, keys)
+    return placed
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("sparks", {}),
+    ("guimi_revival", {"decks": ["seer", "hunter"]}),
+    ("arkham_card", {}),
+])
+def test_option_targets_name_cards_and_places_the_seat_may_know(
+        game: str, options: dict[str, Any]) -> None:
+    """Every option of a choice the protocol sends names its card by the seat's alias (the
+    option's own ``card``, never the engine's instance id) and its zone and slot only where
+    the seat's view lists that zone's cards, pointing at that very card (or at another
+    seat's face-down card); a card in a deck or another seat's hand has no place."""
+    placed = sum(_play_checking_targets(game, seed, options, 300) for seed in range(3))
+    assert placed > 20
+
+
+def test_option_targets_from_option_data() -> None:
+    """A game that puts a place in an option's data (``zone``, ``slot``) gets it as the
+    target, the zone named as the seat's view names it."""
+    from tcgcore._model import Option
+    from tcgcore._serve import option_target
+    match = tcgcore.new_match("arkham_card", seed=1)
+    state = match.state
+    cid = len(state.cards) - 1  # a zone named after a card (Arkham's at.<location>)
+    location = f"at.{cid}"
+    got = option_target(match, Option(key="go", label="Go", data={"zone": location}), None, 0)
+    assert got == {"zone": f"at.{tcgcore.card_alias(state, cid, 0)}"}
+    assert f"at.{cid}" != got["zone"]
+    assert option_target(match, Option(key="s", label="S", data={"slot": 2}), None, 0) == {"slot": 2}
+    assert option_target(match, Option(key="n", label="N"), None, 0) == {}
+
+
+class PushSession(Session):
+    """A ``serve --stdio`` process whose pushed lines are kept apart from the responses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.updates: list[dict[str, Any]] = []
+
+    def raw(self, line: str) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self.read_response()
+
+    def read_line(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        answer = self.proc.stdout.readline()
+        assert answer, "the server died"
+        got: dict[str, Any] = json.loads(answer)
+        return got
+
+    def read_response(self) -> dict[str, Any]:
+        while True:
+            got = self.read_line()
+            if "type" not in got:
+                return got
+            self.updates.append(got)
+
+
+def test_a_subscribed_seat_gets_an_update_line_after_each_accepted_decision() -> None:
+    """``subscribe`` over stdio: the first update follows at once; then after each accepted
+    ``choose`` (of any seat) one update line per subscriber, after that response, with the
+    seat's view as ``view`` answers it and exactly its events since the last update; a
+    refused answer pushes nothing; ``unsubscribe`` stops them."""
+    s = PushSession()
+    try:
+        created = s("create", game="sparks", seed=7, options={"target": 3})
+        mid, tokens = created["match"], created["tokens"]
+        _error(s("subscribe", match=mid, seat=1, token=tokens[0]), "forbidden")
+        assert s("subscribe", match=mid, seat=1, token=tokens[1]) == {
+            "id": s.count, "ok": True, "match": mid, "seat": 1}
+        first = s.read_line()
+        assert first["type"] == "update" and first["reset"] is True and first["seat"] == 1
+        assert first["view"] == s("view", match=mid, seat=1, token=tokens[1])["view"]
+        assert [e["seq"] for e in first["events"]] == list(range(created["status"]["event_count"]))
+        assert s("subscribe", match=mid)["seat"] is None
+        watcher_first = s.read_line()
+        assert watcher_first["seat"] is None and "pending" not in watcher_first["view"]
+        seen = len(first["events"])
+        for _ in range(4):  # (the match goes on after these: a target of 3 clashes)
+            status = s("status", match=mid)["status"]
+            if status["result"] is not None:
+                break
+            seat = status["waiting_for"]
+            choice = s("pending", match=mid, seat=seat, token=tokens[seat])["choice"]
+            keys = [] if choice.get("min", 1) == 0 else [choice["options"][0]["key"]]
+            _error(s("choose", match=mid, seat=seat, token=tokens[seat], keys=["nope"]),
+                   "illegal_choice")
+            assert s.updates == []
+            assert s("choose", match=mid, seat=seat, token=tokens[seat], keys=keys)["ok"]
+            mine, watcher = s.read_line(), s.read_line()
+            assert (mine["seat"], watcher["seat"]) == (1, None)
+            assert mine["view"] == s("view", match=mid, seat=1, token=tokens[1])["view"]
+            assert watcher["view"] == s("view", match=mid)["view"]
+            events = s("events", match=mid, since=seen, seat=1, token=tokens[1])["events"]
+            assert mine["events"] == events and mine["reset"] is False
+            assert all("code" not in e for e in watcher["events"] if e["kind"] == "drawn")
+            seen += len(events)
+        assert s("unsubscribe", match=mid, seat=1)["ok"] and s("unsubscribe", match=mid)["ok"]
+        _error(s("unsubscribe", match=mid), "bad_request")
+        status = s("status", match=mid)["status"]
+        seat = status["waiting_for"]
+        choice = s("pending", match=mid, seat=seat, token=tokens[seat])["choice"]
+        keys = [] if choice.get("min", 1) == 0 else [choice["options"][0]["key"]]
+        assert s("choose", match=mid, seat=seat, token=tokens[seat], keys=keys)["ok"]
+        assert s("hello")["ok"] and s.updates == []
+    finally:
+        s.close()
+
+
+def test_the_documented_update_has_the_fields_the_server_pushes(registry: tcgcore.Registry) -> None:
+    text = DOC.read_text().split("## Pushed updates", 1)[1].split("\n## ", 1)[0]
+    documented = json.loads(re.findall(r"```json\n(.*?)\n```", text, flags=re.S)[0])
+    server = Server(registry)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 7, "options": {"target": 3}})
+    tokens = created["tokens"]
+    server.handle({"op": "choose", "match": "m1", "seat": 0, "token": tokens[0], "keys": []})
+    server.handle({"op": "subscribe", "match": "m1", "seat": 1, "token": tokens[1]})
+    server.take_updates()
+    server.handle({"op": "choose", "match": "m1", "seat": 1, "token": tokens[1], "keys": []})
+    (update,) = server.take_updates()
+    real = json.loads(msgspec.json.encode(update))
+    assert set(real) == set(documented)
+    assert set(real["view"]) == set(documented["view"])
+    assert real["events"] == documented["events"] and real["log"] == documented["log"]
+
+
+def test_option_targets_keep_hidden_places_hidden(registry: tcgcore.Registry) -> None:
+    """Options about cards the chooser may not place: a card of its own deck and of the other
+    seat's hand get their card id only (a position there would tell the deck's order or the
+    hand's); another seat's face-down card in a public zone gets its zone and slot, where the
+    chooser's view shows a face-down card with no id and no code."""
+    from tcgcore._model import Choice, Option
+    server = Server(registry)
+    created = server.handle({"op": "create", "game": "sparks", "seed": 4})
+    mid, tokens = created["match"], created["tokens"]
+    match = server.matches[mid].match
+    state = match.state
+    own_deck = state.zones["deck.0"].cards[2]
+    own_hand = state.zones["hand.0"].cards[1]
+    their_hand = state.zones["hand.1"].cards[0]
+    their_set = state.zones["hand.1"].cards[1]
+    match.engine.move(their_set, "arena.1", face_down=True)
+    cards = (own_deck, own_hand, their_hand, their_set)
+    state.pending = Choice(player=0, kind="probe", prompt="Pick one", seq=state.pending.seq if
+                           state.pending else 0,
+                           options=[Option(key=f"card:{c}", label="a card", card=c) for c in cards])
+    ref = {"match": mid, "seat": 0, "token": tokens[0]}
+    choice = json.loads(msgspec.json.encode(server.handle({"op": "pending", **ref})["choice"]))
+    view = json.loads(msgspec.json.encode(server.handle({"op": "view", **ref})["view"]))
+    targets = [o["target"] for o in choice["options"]]
+    aliases = [tcgcore.card_alias(state, c, 0) for c in cards]
+    assert [t["card"] for t in targets] == aliases and not set(aliases) & set(cards)
+    assert targets[0] == {"card": aliases[0]} and targets[2] == {"card": aliases[2]}
+    hand = state.zones["hand.0"].cards
+    assert targets[1] == {"card": aliases[1], "zone": "hand.0", "slot": hand.index(own_hand)}
+    assert targets[3] == {"card": aliases[3], "zone": "arena.1", "slot": 0}
+    arena = {z["id"]: z for z in view["zones"]}["arena.1"]
+    assert arena["cards"][0] == {"face_down": True, "controller": 1}
+    assert view["pending"] == choice

@@ -395,3 +395,34 @@ def test_tcgcore_web_names_a_database_it_cannot_open(tmp_path: Path) -> None:
                            str(tmp_path / "missing" / "x.db")], capture_output=True, text=True,
                           timeout=60, check=False)
     assert done.returncode == 2 and "cannot use" in done.stderr and "x.db" in done.stderr
+
+
+def test_a_pages_push_is_the_stdio_update_and_its_choices_carry_targets() -> None:
+    """One protocol: the update a page is pushed has the fields of the update ``subscribe``
+    pushes over ``serve --stdio`` plus the web table's ``seats`` and ``can_undo``; its view's
+    choice names each option's card, zone and slot (``target``) as ``view`` does for stdio."""
+    from tcgcore._serve import Server
+    with in_process() as srv:
+        made = _create(srv.url, game="guimi_revival", seed=3, seats=["human", "human"],
+                       options={"decks": ["seer", "hunter"]})
+        mid = made["match"]
+        seat = srv.hub.matches[mid].match.pending.player
+        page = Page(srv.url, mid, seat, made["tokens"][seat])
+        update = json.loads(page.frames[-1])
+        server = Server(tcgcore.default_registry())
+        created = server.handle({"op": "create", "game": "sparks", "seed": 1})
+        server.handle({"op": "subscribe", "match": created["match"], "seat": 0,
+                       "token": created["tokens"][0]})
+        (stdio,) = server.take_updates()
+        assert set(update) == set(stdio) | {"seats", "can_undo"}
+        assert (update["match"], update["seat"], update["reset"]) == (mid, seat, True)
+        assert page.request({"op": "view"})["view"] == update["view"]
+        options = update["view"]["pending"]["options"]
+        with_card = [o for o in options if "card" in o]
+        assert with_card and all(o["target"]["card"] == o["card"] for o in with_card)
+        zones = {z["id"]: z for z in update["view"]["zones"]}
+        for option in with_card:
+            target = option["target"]
+            if "zone" in target:
+                assert zones[target["zone"]]["cards"][target["slot"]]["id"] == option["card"]
+        page.close()

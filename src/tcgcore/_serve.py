@@ -3,7 +3,11 @@
 One request per line on stdin, one response per line on stdout, in order. Every request is a
 JSON object with an ``op`` and optionally an ``id`` that the response echoes. A response is
 ``{"id": ..., "ok": true, ...}`` or ``{"id": ..., "ok": false, "error": {"code", "message"}}``.
-``docs/protocol.md`` documents every operation with an example.
+``docs/protocol.md`` documents every operation with an example. The same :class:`Server`
+answers the web table's pages (``tcgcore._web._hub.Hub`` subclasses it), so both transports
+share the card catalogue (``catalogue``), the option targets of a seat's choice
+(:func:`option_target`) and the pushed updates (``subscribe``: unsolicited
+``{"type": "update", ...}`` lines after each accepted decision, :meth:`Server.update_for`).
 
 A bad request (malformed JSON, unknown op, wrong types, a wrong token, an illegal choice, an
 unknown match id) gets an error response and changes nothing; the session goes on. ``create``
@@ -42,12 +46,16 @@ from ._errors import (
     StepLimitError,
     UnknownGameError,
 )
-from ._identity import seat_event
+from ._identity import seat_event, zone_alias
 from ._match import Match, _create
-from ._model import Event
+from ._model import Choice, Event, Option, Scalar
 from ._plugins import Registry, default_registry
+from ._presentation import LANGUAGES, card_catalogue
+from ._terminal import describe_event
+from ._views import View
 
-__all__ = ["PROTOCOL_VERSION", "ProtocolError", "Server", "serve_stdio"]
+__all__ = ["PROTOCOL_VERSION", "ProtocolError", "Server", "Subscription", "TargetedOption",
+           "serve_stdio"]
 
 #: Version of the JSON-lines protocol (``hello`` reports it).
 PROTOCOL_VERSION = 1
@@ -150,6 +158,18 @@ class _AdminReq(msgspec.Struct, kw_only=True):
     format: Literal["msgpack", "json"] = "msgpack"
 
 
+class _Catalogue(msgspec.Struct, kw_only=True):
+    game: str | None = None
+    match: str | None = None
+    codes: list[str]
+    lang: str = "en"
+
+
+class _Unsubscribe(msgspec.Struct, kw_only=True):
+    match: str
+    seat: int | None = None
+
+
 class _Load(msgspec.Struct, kw_only=True):
     data: str
     format: Literal["msgpack", "json"] = "msgpack"
@@ -158,7 +178,104 @@ class _Load(msgspec.Struct, kw_only=True):
     admin_token: str | None = None
 
 
+# ---------------------------------------------------------------- option targets
+
+
+class TargetedOption(Option, kw_only=True, omit_defaults=True, frozen=True):
+    """An :class:`Option` as the protocol sends it to a seat, with what it points at.
+
+    Attributes:
+        target: ``card`` (the viewer's alias of the option's card, equal to ``card``),
+            ``zone`` (the viewer's id of the zone the option points at) and ``slot`` (the
+            index in that zone's ``cards`` as the viewer's view lists them: a slot number
+            in a slotted zone), each present only when known; ``{}`` (left out of the JSON)
+            when the option names no card and no place. See :func:`option_target`.
+    """
+
+    target: dict[str, Scalar] = {}
+
+
+def option_target(match: Match[Any], option: Option, seat_card: int | None,
+                  viewer: int) -> dict[str, Scalar]:
+    """What one option of the pending choice points at, as seat ``viewer`` may know it.
+
+    Derived from the engine's ``option`` (``card``, ``data``) for every game alike:
+
+    * ``card``: ``seat_card``, the viewer's alias of the option's card (its ``card`` in
+      the seat's choice), when the option names a card;
+    * ``zone`` and ``slot`` from the option's data when the game puts a place there (a
+      ``zone`` id, text; a ``slot``, an int); otherwise where the option's card is now: its
+      zone (named as the viewer's view names it, ``at.<alias>`` for a zone named after a
+      card) and its index in that zone's cards, given only when the viewer's view lists
+      that zone's cards (a public zone, or the viewer's own hand or play area). A card in a
+      deck, or in another seat's hand, gets no zone and no slot: its place there is hidden.
+
+    Never an engine instance id, and nothing the viewer's view does not already show.
+    """
+    state = match.state
+    prefixes = match.spec.card_zone_prefixes
+    target: dict[str, Scalar] = {}
+    if seat_card is not None:
+        target["card"] = seat_card
+    data = option.data
+    zone_id, slot = data.get("zone"), data.get("slot")
+    if type(zone_id) is str or type(slot) is int:
+        if type(zone_id) is str:
+            target["zone"] = zone_alias(state, zone_id, viewer, prefixes)
+        if type(slot) is int:
+            target["slot"] = slot
+        return target
+    card = option.card
+    if card is None or not 0 <= card < len(state.cards):
+        return target
+    zone = state.zones.get(state.cards[card].zone)
+    if zone is None or zone.visibility == "hidden" or (
+            zone.visibility == "owner" and zone.owner != viewer):
+        return target
+    try:
+        index = zone.cards.index(card)
+    except ValueError:
+        return target
+    target["zone"] = zone_alias(state, zone.id, viewer, prefixes)
+    target["slot"] = index
+    return target
+
+
+def seat_choice_with_targets(match: Match[Any], seat: int) -> Choice | None:
+    """``match.seat_choice(seat)`` with every option a :class:`TargetedOption`."""
+    shown = match.seat_choice(seat)
+    pending = match.state.pending
+    if shown is None or pending is None:
+        return shown
+    options: list[Option] = [
+        TargetedOption(key=opt.key, label=opt.label, card=opt.card, data=opt.data,
+                       target=option_target(match, engine_opt, opt.card, seat))
+        for opt, engine_opt in zip(shown.options, pending.options, strict=True)]
+    return msgspec.structs.replace(shown, options=options)
+
+
+def view_with_targets(match: Match[Any], seat: int | None) -> View:
+    """``match.view(seat)`` whose pending choice carries option targets."""
+    view = match.view(seat)
+    if seat is None or view.pending is None:
+        return view
+    return msgspec.structs.replace(view, pending=seat_choice_with_targets(match, seat))
+
+
 # ---------------------------------------------------------------- server
+
+
+class Subscription:
+    """One seat (or the spectator, ``seat`` ``None``) of one match that gets pushed updates,
+    and the number of the next event it has not been sent."""
+
+    __slots__ = ("match_id", "next_event", "seat", "token")
+
+    def __init__(self, match_id: str, seat: int | None, token: str | None) -> None:
+        self.match_id = match_id
+        self.seat = seat
+        self.token = token
+        self.next_event = 0
 
 
 class _Entry:
@@ -242,6 +359,8 @@ class Server:
         self._admin_token = admin_token if admin_token is not None else os.environ.get(ADMIN_ENV)
         self.matches: dict[str, _Entry] = {}
         self.closed = False
+        self.subscriptions: dict[str, dict[int | None, Subscription]] = {}
+        self.outbox: list[dict[str, Any]] = []
         self._next_id = 1
         self._enc = msgspec.json.Encoder()
         self._ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
@@ -253,6 +372,9 @@ class Server:
             "pending": self.op_pending,
             "choose": self.op_choose,
             "events": self.op_events,
+            "catalogue": self.op_catalogue,
+            "subscribe": self.op_subscribe,
+            "unsubscribe": self.op_unsubscribe,
             "save": self.op_save,
             "load": self.op_load,
             "replay": self.op_replay,
@@ -397,7 +519,7 @@ class Server:
         r = _convert(req, _ViewReq)
         entry = self._entry(r.match)
         seat = self._seat(entry, r.seat, r.token)
-        return {"view": entry.match.view(seat)}
+        return {"view": view_with_targets(entry.match, seat)}
 
     def op_pending(self, req: dict[str, Any]) -> dict[str, Any]:
         """``pending``: the choice this seat must answer now, or null."""
@@ -405,7 +527,8 @@ class Server:
         entry = self._entry(r.match)
         seat = self._seat(entry, r.seat, r.token)
         assert seat is not None
-        return {"choice": entry.match.seat_choice(seat), "status": _status(entry.match)}
+        return {"choice": seat_choice_with_targets(entry.match, seat),
+                "status": _status(entry.match)}
 
     def op_choose(self, req: dict[str, Any]) -> dict[str, Any]:
         """``choose``: answer the pending choice as a seat; the match runs to the next one."""
@@ -435,6 +558,7 @@ class Server:
             raise ProtocolError("engine_error", f"the game failed on this answer and the match was "
                                                 f"restored: {type(exc).__name__}: {exc}") from None
         entry.record_events()
+        self.notify(r.match)
         return {"status": _status(match)}
 
     def op_events(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -450,6 +574,81 @@ class Server:
         events = [seat_event(state, ev, seat) for ev in chunk]
         return {"events": events, "first": entry.first_event,
                 "next": entry.first_event + min(len(entry.events), start + len(chunk))}
+
+    def op_catalogue(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``catalogue``: printed facts of card codes of a game (``game``, or the game of
+        ``match``), in ``lang``; the same for every seat, never about an instance."""
+        r = _convert(req, _Catalogue)
+        if len(r.codes) > 500 or any(len(c) > 64 for c in r.codes):
+            raise ProtocolError("bad_request", "catalogue takes at most 500 card codes of at "
+                                               "most 64 characters")
+        if r.lang not in LANGUAGES:
+            raise ProtocolError("bad_request", f"lang must be one of {', '.join(LANGUAGES)}")
+        if r.game is None:
+            if r.match is None:
+                raise ProtocolError("bad_request", "catalogue needs a game (or a match)")
+            game = self._entry(r.match).match.game
+        else:
+            game = r.game
+        try:
+            spec = self.registry.game(game)
+        except UnknownGameError as exc:
+            raise ProtocolError("unknown_game", str(exc)) from None
+        return {"cards": card_catalogue(spec, r.codes, r.lang)}
+
+    def op_subscribe(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``subscribe``: push this seat's updates (or the spectator's) after every accepted
+        decision of the match; the first update (the whole view and log) follows at once."""
+        r = _convert(req, _ViewReq)
+        entry = self._entry(r.match)
+        seat = self._seat(entry, r.seat, r.token)
+        sub = Subscription(r.match, seat, r.token if seat is not None else None)
+        self.subscriptions.setdefault(r.match, {})[seat] = sub
+        self.outbox.append(self.update_for(sub))
+        return {"match": r.match, "seat": seat}
+
+    def op_unsubscribe(self, req: dict[str, Any]) -> dict[str, Any]:
+        """``unsubscribe``: stop the pushes of a seat (or the spectator) of a match."""
+        r = _convert(req, _Unsubscribe)
+        self._entry(r.match)
+        subs = self.subscriptions.get(r.match, {})
+        if r.seat not in subs:
+            raise ProtocolError("bad_request", f"seat {r.seat} of {r.match!r} is not subscribed")
+        del subs[r.seat]
+        return {}
+
+    def update_for(self, sub: Any) -> dict[str, Any]:
+        """The update pushed to a subscriber (``sub``: ``match_id``, ``seat``, ``token``,
+        ``next_event``; its ``next_event`` moves on): ``{"type": "update", "match", "seat",
+        "view", "events", "log", "game", "title", "reset"}``: the seat's view (as ``view``
+        answers), its events since the last update (as ``events``), their log lines, and
+        ``reset`` true when the log starts from the session's first event."""
+        entry = self._entry(sub.match_id)
+        since = sub.next_event
+        ref = {"match": sub.match_id, "seat": sub.seat, "token": sub.token}
+        try:  # the operations themselves (not handle: an update spends no request)
+            view = self.op_view(ref)
+            events = self.op_events({**ref, "since": since})
+        except ProtocolError as exc:
+            return {"type": "error", "match": sub.match_id, "seat": sub.seat,
+                    "error": {"code": exc.code, "message": str(exc), **exc.extra}}
+        sub.next_event = events["next"]
+        spec, state = entry.match.spec, entry.match.state
+        log = [line for line in (describe_event(spec, state, ev) for ev in events["events"])
+               if line.strip()]
+        return {"type": "update", "match": sub.match_id, "seat": sub.seat, "view": view["view"],
+                "events": events["events"], "log": log, "game": entry.match.game,
+                "title": spec.title, "reset": since == 0}
+
+    def notify(self, match_id: str) -> None:
+        """Queue in :attr:`outbox` an update for every subscriber of ``match_id``."""
+        for sub in list(self.subscriptions.get(match_id, {}).values()):
+            self.outbox.append(self.update_for(sub))
+
+    def take_updates(self) -> list[dict[str, Any]]:
+        """The queued updates, oldest first; the queue is then empty."""
+        out, self.outbox = self.outbox, []
+        return out
 
     def op_save(self, req: dict[str, Any]) -> dict[str, Any]:
         """``save``: the whole match (hidden information included), admin token required."""
@@ -527,6 +726,7 @@ class Server:
         entry = self._entry(r.match)
         self._admin(entry, r.admin_token)
         del self.matches[r.match]
+        self.subscriptions.pop(r.match, None)
         return {}
 
     def op_bye(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -539,7 +739,8 @@ def serve_stdio(inp: BinaryIO, out: BinaryIO, registry: Registry | None = None) 
     """Run the protocol on binary streams until end of input or ``bye``; returns 0.
 
     Blank lines are ignored; a line longer than :data:`MAX_LINE` bytes is answered with a
-    ``bad_request`` error and skipped.
+    ``bad_request`` error and skipped. The updates of subscribed seats (``subscribe``) are
+    written after the response of the request that caused them, one line each.
     """
     server = Server(registry)
     while not server.closed:
@@ -558,6 +759,8 @@ def serve_stdio(inp: BinaryIO, out: BinaryIO, registry: Registry | None = None) 
         else:
             response = server.handle_line(line)
         out.write(response + b"\n")
+        for update in server.take_updates():
+            out.write(server._encode(update) + b"\n")
         out.flush()
     return 0
 

@@ -22,7 +22,6 @@ from .._errors import IllegalChoice, OptionsError, TcgcoreError, UnknownGameErro
 from .._identity import seat_event
 from .._match import Match, _create
 from .._plugins import Registry
-from .._presentation import LANGUAGES, card_catalogue
 from .._serve import ProtocolError, Server, _Entry
 from .._terminal import describe_event
 from ._store import MatchRow, Store
@@ -72,7 +71,6 @@ class Hub(Server):
         # page by itself (tcgcore._web), so the protocol's session-wide request bucket would
         # let one page starve the others (rate=None)
         super().__init__(registry, save_key=save_key, rate=None)
-        self._ops["catalogue"] = self.op_catalogue
         self.store = store
         self.seats: dict[str, list[str]] = {}
         self.agents: dict[str, dict[int, Agent]] = {}
@@ -245,21 +243,6 @@ class Hub(Server):
         return lock
 
     # ---- protocol
-    def op_catalogue(self, req: dict[str, Any]) -> dict[str, Any]:
-        """``catalogue``: card faces of a game's codes (``game``, ``codes``, ``lang``)."""
-        game, codes, lang = req.get("game"), req.get("codes"), req.get("lang", "en")
-        if not isinstance(game, str) or not isinstance(codes, list) or len(codes) > 500 or \
-                not all(isinstance(c, str) and len(c) <= 64 for c in codes):
-            raise ProtocolError("bad_request", "catalogue needs game (text) and codes (at most "
-                                               "500 card codes)")
-        if lang not in LANGUAGES:
-            raise ProtocolError("bad_request", f"lang must be one of {', '.join(LANGUAGES)}")
-        try:
-            spec = self.registry.game(game)
-        except UnknownGameError as exc:
-            raise ProtocolError("unknown_game", str(exc)) from None
-        return {"cards": card_catalogue(spec, codes, lang)}
-
     def page_request(self, conn: Connection, request: Any) -> dict[str, Any]:
         """Answer one request of a joined page: its match, seat and token are the
         connection's, whatever the request says."""
@@ -282,27 +265,17 @@ class Hub(Server):
             req["token"] = conn.token
         return self.handle(req)
 
-    def update_for(self, conn: Connection) -> dict[str, Any]:
-        """The push a page gets after a change: its seat's view, its new events and their log
-        lines (``{"type": "update", "view", "events", "log", "seats", "game", "title", "reset",
-        "can_undo"}``; ``reset``: the log starts again from the session's first event, after a
-        join or an undo)."""
-        entry = self._entry(conn.match_id)
-        since = conn.next_event
-        view = self.handle({"op": "view", "match": conn.match_id, "seat": conn.seat,
-                            "token": conn.token})
-        events = self.handle({"op": "events", "match": conn.match_id, "since": conn.next_event,
-                              "seat": conn.seat, "token": conn.token})
-        if not (view["ok"] and events["ok"]):
-            return {"type": "error", "error": view.get("error") or events.get("error")}
-        conn.next_event = events["next"]
-        spec, state = entry.match.spec, entry.match.state
-        log = [line for line in (describe_event(spec, state, ev) for ev in events["events"])
-               if line.strip()]
-        return {"type": "update", "view": view["view"], "events": events["events"], "log": log,
-                "seats": self.seats.get(conn.match_id, []), "game": entry.match.game,
-                "title": entry.match.spec.title,
-                "reset": since == 0, "can_undo": self.can_undo(conn.match_id, conn.seat)}
+    def update_for(self, sub: Any) -> dict[str, Any]:
+        """The push a page gets after a change: the protocol's update
+        (:meth:`Server.update_for`: ``{"type": "update", "match", "seat", "view", "events",
+        "log", "game", "title", "reset"}``) plus the web table's ``seats`` (who plays each)
+        and ``can_undo``; ``reset``: the log starts again from the session's first event,
+        after a join or an undo."""
+        update = super().update_for(sub)
+        if update["type"] == "update":
+            update["seats"] = self.seats.get(sub.match_id, [])
+            update["can_undo"] = self.can_undo(sub.match_id, sub.seat)
+        return update
 
     async def push(self, match_id: str) -> None:
         """Send every page of ``match_id`` its update (a page that fails is dropped)."""

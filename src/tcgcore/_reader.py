@@ -80,7 +80,8 @@ class SeatReader:
     """
 
     __slots__ = ("_cards", "_choice", "_events", "_facts", "_known", "_match", "_names",
-                 "_panel", "_pending", "_state", "_zones", "seat")
+                 "_panel", "_pending", "_positions", "_state", "_where", "_zones",
+                 "seat")
 
     def __init__(self, match: Match[Any], seat: int | None) -> None:
         if seat is not None:
@@ -97,6 +98,8 @@ class SeatReader:
         self._events = state.event_count
         self._pending = state.pending
         self._zones: dict[str, ZoneView | None] = {}
+        self._positions: dict[str, list[int | None]] = {}
+        self._where: dict[int, str | None] = {}
         self._cards: dict[int, CardView | None] = {}
         self._known: dict[int, int] = {}  # alias -> instance id, for aliases this reader made
         self._names: dict[str, str] | None = None  # the seat's zone ids -> the engine's
@@ -264,32 +267,37 @@ class SeatReader:
         (the seat's alias), or ``None`` for an empty slot or a card the seat may not
         identify (a face-down card of another player); ``[]`` for a zone the seat may not
         look into, or that the view does not have."""
-        self._now()
-        zid = self._engine_zone(zone_id)
-        if zid is None:
-            return []
-        zone = self._state.zones[zid]
-        if self._hidden(zone):
-            return []
-        cards = self._state.cards
-        seat = -1 if self.seat is None else self.seat
-        out: list[int | None] = []
-        add = out.append
-        alias = self._alias
-        for cid in zone.cards:
-            if cid == EMPTY_SLOT:
-                add(None)
-                continue
-            card = cards[cid]
-            add(alias(cid) if not card.face_down or seat == card.controller else None)
-        return out
+        return list(self._positions_of(zone_id))
 
     def ids(self, zone_id: str) -> list[int]:
         """The ids (the seat's aliases) of the cards the seat identifies in the zone, top
         first: the view's ``[c.id for c in zone.cards if c is not None and c.id is not
         None]``; ``[]`` for a zone the seat may not look into, or that the view does not
         have."""
-        return [c for c in self.positions(zone_id) if c is not None]
+        return [c for c in self._positions_of(zone_id) if c is not None]
+
+    def _positions_of(self, zone_id: str) -> list[int | None]:
+        """:meth:`positions`, memoised (the memo itself: never hand it out)."""
+        self._now()
+        got = self._positions.get(zone_id)
+        if got is not None:
+            return got
+        out: list[int | None] = []
+        zid = self._engine_zone(zone_id)
+        zone = self._state.zones[zid] if zid is not None else None
+        if zone is not None and not self._hidden(zone):
+            cards = self._state.cards
+            seat = -1 if self.seat is None else self.seat
+            add = out.append
+            alias = self._alias
+            for cid in zone.cards:
+                if cid == EMPTY_SLOT:
+                    add(None)
+                    continue
+                card = cards[cid]
+                add(alias(cid) if not card.face_down or seat == card.controller else None)
+        self._positions[zone_id] = out
+        return out
 
     def zone(self, zone_id: str) -> ZoneView | None:
         """The view's :class:`tcgcore.ZoneView` of that id, or ``None`` when the view has
@@ -412,10 +420,14 @@ class SeatReader:
         """The id (as the view gives it) of the zone the view shows the card ``card_id``
         in, or ``None`` when the view shows no card under that id."""
         self._now()
+        where = self._where
+        if card_id in where:
+            return where[card_id]
         cid = self._instance(card_id)
-        if cid is None:
-            return None
-        return self._seat_name(self._state.cards[cid].zone)
+        got = self._seat_name(self._state.cards[cid].zone) if cid is not None else None
+        if type(card_id) is int:
+            where[card_id] = got
+        return got
 
     # ------------------------------------------------------------------ the whole view
     def view(self) -> View:

@@ -172,6 +172,18 @@ def test_a_face_down_card_another_seat_controls_in_a_closed_zone_stays_hidden() 
     assert_reads_as_view(match, 1)
 
 
+def test_a_card_is_found_only_where_the_view_lists_it_not_where_its_record_says() -> None:
+    """A card another seat holds, whose own ``zone`` field names an open zone (a record out
+    of step with the zone lists), is shown nowhere by the view, nor found by the reader."""
+    registry = tcgcore.load_registry(load_entrypoints=False, plugins=[sparks])
+    match = tcgcore.new_match("sparks", seed=5, registry=registry)
+    cid = match.state.zones["hand.1"].cards[0]
+    match.state.cards[cid] = msgspec.structs.replace(match.state.cards[cid], zone="discard.0")
+    assert tcgcore.SeatReader(match, 0).card(card_alias(match.state, cid, 0)) is None
+    assert tcgcore.SeatReader(match, 0).zone_of(card_alias(match.state, cid, 0)) is None
+    assert_reads_as_view(match, 0)
+
+
 def test_an_attachment_to_a_card_the_seat_cannot_see_names_no_host() -> None:
     registry = tcgcore.load_registry(load_entrypoints=False, plugins=[sparks])
     match = tcgcore.new_match("sparks", seed=5, registry=registry)

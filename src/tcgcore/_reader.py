@@ -79,9 +79,8 @@ class SeatReader:
         SeatError: ``seat`` is not a seat of the match (nor ``None``).
     """
 
-    __slots__ = ("_cards", "_choice", "_events", "_facts", "_known", "_match", "_names",
-                 "_panel", "_pending", "_positions", "_state", "_where", "_zones",
-                 "seat")
+    __slots__ = ("_cards", "_choice", "_events", "_facts", "_found", "_known", "_match", "_names",
+                 "_panel", "_pending", "_positions", "_state", "_zones", "seat")
 
     def __init__(self, match: Match[Any], seat: int | None) -> None:
         if seat is not None:
@@ -99,7 +98,7 @@ class SeatReader:
         self._pending = state.pending
         self._zones: dict[str, ZoneView | None] = {}
         self._positions: dict[str, list[int | None]] = {}
-        self._where: dict[int, str | None] = {}
+        self._found: dict[int, int | None] = {}  # the seat's ids -> instance ids (or None)
         self._cards: dict[int, CardView | None] = {}
         self._known: dict[int, int] = {}  # alias -> instance id, for aliases this reader made
         self._names: dict[str, str] | None = None  # the seat's zone ids -> the engine's
@@ -367,9 +366,17 @@ class SeatReader:
                         attached_to=host)
 
     def _instance(self, card_id: int) -> int | None:
-        """The instance id of the card the view shows under ``card_id``, or ``None``."""
+        """The instance id of the card the view shows under ``card_id``, or ``None``
+        (memoised per state)."""
         if type(card_id) is not int:
             return None
+        found = self._found
+        if card_id in found:
+            return found[card_id]
+        got = found[card_id] = self._look_up(card_id)
+        return got
+
+    def _look_up(self, card_id: int) -> int | None:
         state = self._state
         cid = self._known.get(card_id)
         if cid is None:
@@ -408,26 +415,22 @@ class SeatReader:
             return cards[card_id]
         cid = self._instance(card_id)
         got = self._card_view(cid) if cid is not None else None
-        cards[card_id] = got
+        if cid is not None:
+            cards[card_id] = got
         return got
 
     def code(self, card_id: int) -> str | None:
         """The card code of the card the view shows under ``card_id``, or ``None``."""
-        got = self.card(card_id)
-        return got.code if got is not None else None
+        self._now()
+        cid = self._instance(card_id)
+        return self._state.cards[cid].code if cid is not None else None
 
     def zone_of(self, card_id: int) -> str | None:
         """The id (as the view gives it) of the zone the view shows the card ``card_id``
         in, or ``None`` when the view shows no card under that id."""
         self._now()
-        where = self._where
-        if card_id in where:
-            return where[card_id]
         cid = self._instance(card_id)
-        got = self._seat_name(self._state.cards[cid].zone) if cid is not None else None
-        if type(card_id) is int:
-            where[card_id] = got
-        return got
+        return self._seat_name(self._state.cards[cid].zone) if cid is not None else None
 
     # ------------------------------------------------------------------ the whole view
     def view(self) -> View:

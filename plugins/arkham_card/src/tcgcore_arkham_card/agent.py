@@ -56,6 +56,7 @@ away, and without Lita it is attacked.
 from __future__ import annotations
 
 from collections import deque
+from functools import cached_property
 from typing import Any
 
 import tcgcore
@@ -1258,14 +1259,29 @@ class _Ctx:
         self.reader = reader
         self.panel: Any = _Panel(reader)
         self.seat = seat
-        #: the seat's hand: its card ids (aliases), top first
-        self.hand = reader.ids(f"hand.{seat}")
-        panel = self.panel
-        invs = panel.get("investigators") or []
-        self.me: dict[str, Any] | None = invs[seat] if seat < len(invs) else None
-        self.bag: dict[str, int] = _scenario_bag(agent, panel)
-        #: The Ritual Begins (01144, A993.2): every enemy +1 fight and +1 evade.
-        self.enemy_bonus = 1 if (panel.get("agenda") or {}).get("code") == "01144" else 0
+
+    # read when first used: a decision that needs none of them reads no panel fact
+    @cached_property
+    def hand(self) -> list[int]:
+        """The seat's hand: its card ids (aliases), top first."""
+        return self.reader.ids(f"hand.{self.seat}")
+
+    @cached_property
+    def me(self) -> dict[str, Any] | None:
+        """This seat's investigator panel (``None`` before investigators are chosen)."""
+        invs = self.panel.get("investigators") or []
+        me: dict[str, Any] | None = invs[self.seat] if self.seat < len(invs) else None
+        return me
+
+    @cached_property
+    def bag(self) -> dict[str, int]:
+        """The chaos bag's public contents, symbols valued for the scenario."""
+        return _scenario_bag(self.agent, self.panel)
+
+    @cached_property
+    def enemy_bonus(self) -> int:
+        """The Ritual Begins (01144, A993.2): every enemy +1 fight and +1 evade."""
+        return 1 if (self.panel.get("agenda") or {}).get("code") == "01144" else 0
 
     def code(self, cid: int | None) -> str | None:
         """The code of a card the seat identifies (``None`` otherwise)."""

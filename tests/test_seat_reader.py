@@ -247,7 +247,8 @@ def test_changing_what_the_reader_hands_out_changes_nothing_of_the_match() -> No
     assert pending is not None
     pending.options.clear()
     assert match.digest() == digest
-    assert match.view(0).pending is not None and match.view(0).pending.options
+    again = match.view(0).pending
+    assert again is not None and again.options
     assert_reads_as_view(match, 0)
 
 

@@ -14,17 +14,15 @@ each game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from ._identity import _alias, _unalias, alias_table, seat_choice, zone_card
 from ._identity import can_see as _can_see
-from ._model import EMPTY_SLOT, Choice, Result
+from ._match import Match
+from ._model import EMPTY_SLOT, Choice, GameState, Result, Zone
 from ._views import CardView, View, ZoneView, build_view
-
-if TYPE_CHECKING:
-    from ._match import Match
 
 __all__ = ["SeatReader"]
 
@@ -92,7 +90,7 @@ class SeatReader:
 
     # ------------------------------------------------------------------ freshness
     def _reset(self) -> None:
-        state = self._match.state
+        state: GameState[Any] = self._match.state
         self._state = state
         self._events = state.event_count
         self._pending = state.pending
@@ -106,9 +104,9 @@ class SeatReader:
         self._panel: dict[str, Any] | None = None
         self._choice: Any = _MISSING  # Choice | None once read
 
-    def _now(self) -> Any:
+    def _now(self) -> GameState[Any]:
         """The match's state, after forgetting every memo if the match moved on."""
-        state = self._match.state
+        state: GameState[Any] = self._match.state
         if (state is not self._state or state.event_count != self._events
                 or state.pending is not self._pending):
             self._reset()
@@ -239,7 +237,7 @@ class SeatReader:
         self._now()
         return [self._seat_name(zid) for zid in self._state.zones]
 
-    def _hidden(self, zone: Any) -> bool:
+    def _hidden(self, zone: Zone) -> bool:
         """Whether the seat may not look into ``zone`` (the view lists only its count)."""
         vis = zone.visibility
         return vis == "hidden" or (vis == "owner" and (self.seat is None or

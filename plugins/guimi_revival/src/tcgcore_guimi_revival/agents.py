@@ -18,6 +18,7 @@ mulligan's bottom order.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import tcgcore
@@ -47,16 +48,26 @@ class _Seen:
     lazily, with each card's definition looked up once."""
 
     def __init__(self, match: Match[Any], seat: int) -> None:
-        self.reader = reader = SeatReader(match, seat)
+        self.reader = SeatReader(match, seat)
         self.seat = seat
         self.opp = 1 - seat
         pool_name: str = getattr(match.state, "pool", "builtin")  # a public match option
         self.defs: dict[str, CardDef] = get_pool(pool_name).cards
-        self.players: list[dict[str, Any]] = reader.fact("players", [{}, {}])
-        self.phase: str = reader.fact("phase", "")
         #: each identified card's definition, looked up once (``d`` runs very often)
         self._defs: dict[int | None, CardDef | None] = {}
         self._strength: dict[int, int] = {}
+
+    @cached_property
+    def players(self) -> list[dict[str, Any]]:
+        """The public panels of both seats (``view.panel["players"]``), read when first used."""
+        players: list[dict[str, Any]] = self.reader.fact("players", [{}, {}])
+        return players
+
+    @cached_property
+    def phase(self) -> str:
+        """The phase (``view.panel["phase"]``), read when first used."""
+        phase: str = self.reader.fact("phase", "")
+        return phase
 
     def code(self, cid: int | None) -> str | None:
         """The code of a card the seat identifies (``None`` otherwise)."""

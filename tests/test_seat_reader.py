@@ -258,7 +258,13 @@ def test_a_reader_is_only_for_a_seat_of_the_match() -> None:
         with pytest.raises(tcgcore.SeatError):
             tcgcore.SeatReader(match, bad)  # type: ignore[arg-type]
     spectator = tcgcore.SeatReader(match, None)
-    assert spectator.pending is None and spectator.waiting_for == match.state.pending.player
+    pending = match.state.pending
+    assert pending is not None
+    assert spectator.pending is None and spectator.waiting_for == pending.player
+    seat = tcgcore.SeatReader(match, pending.player)
+    assert seat.seat == pending.player and seat.pending is not None
+    with pytest.raises(AttributeError):  # read-only: a reader never turns into another seat's
+        seat.seat = 1 - pending.player  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("game", ["guimi_revival", "arkham_card"])

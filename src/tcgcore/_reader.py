@@ -78,14 +78,13 @@ class SeatReader:
     """
 
     __slots__ = ("_cards", "_choice", "_events", "_facts", "_found", "_known", "_match", "_names",
-                 "_panel", "_pending", "_positions", "_state", "_zones", "seat")
+                 "_panel", "_pending", "_positions", "_seat", "_state", "_zones")
 
     def __init__(self, match: Match[Any], seat: int | None) -> None:
         if seat is not None:
             match._check_seat(seat)
         self._match = match
-        #: the seat read for (``None``: the spectator)
-        self.seat = seat
+        self._seat = seat
         self._reset()
 
     # ------------------------------------------------------------------ freshness
@@ -113,9 +112,14 @@ class SeatReader:
         return state
 
     def _vi(self) -> int:
-        return self._state.num_players if self.seat is None else self.seat
+        return self._state.num_players if self._seat is None else self._seat
 
     # ------------------------------------------------------------------ public facts
+    @property
+    def seat(self) -> int | None:
+        """The seat read for (``None``: the spectator)."""
+        return self._seat
+
     @property
     def num_players(self) -> int:
         """Seats in the match (``view.num_players``)."""
@@ -163,8 +167,8 @@ class SeatReader:
         state = self._now()
         if self._choice is _MISSING:
             got = None
-            if self.seat is not None:
-                seat = seat_choice(state, self.seat, self._match.spec.card_data_keys)
+            if self._seat is not None:
+                seat = seat_choice(state, self._seat, self._match.spec.card_data_keys)
                 got = seat[0] if seat is not None else None
             self._choice = got
         choice: Choice | None = self._choice
@@ -179,7 +183,7 @@ class SeatReader:
         if self._panel is None:
             spec = self._match.spec
             extra = spec.view_extra
-            self._panel = extra(self._state, self.seat) if extra is not None else {}
+            self._panel = extra(self._state, self._seat) if extra is not None else {}
         return self._panel
 
     def fact(self, name: str, default: Any = None) -> Any:
@@ -199,7 +203,7 @@ class SeatReader:
             if one is None:
                 return self.panel.get(name, default)
             try:
-                got = one(self._state, self.seat, name)
+                got = one(self._state, self._seat, name)
             except KeyError:
                 got = _MISSING
             facts[name] = got
@@ -240,8 +244,8 @@ class SeatReader:
     def _hidden(self, zone: Zone) -> bool:
         """Whether the seat may not look into ``zone`` (the view lists only its count)."""
         vis = zone.visibility
-        return vis == "hidden" or (vis == "owner" and (self.seat is None or
-                                                       self.seat != zone.owner))
+        return vis == "hidden" or (vis == "owner" and (self._seat is None or
+                                                       self._seat != zone.owner))
 
     def count(self, zone_id: str) -> int:
         """How many cards the zone holds (``ZoneView.count``; empty slots not counted).
@@ -284,7 +288,7 @@ class SeatReader:
         zone = self._state.zones[zid] if zid is not None else None
         if zone is not None and not self._hidden(zone):
             cards = self._state.cards
-            seat = -1 if self.seat is None else self.seat
+            seat = -1 if self._seat is None else self._seat
             add = out.append
             alias = self._alias
             for cid in zone.cards:
@@ -343,7 +347,7 @@ class SeatReader:
         state = self._state
         card = state.cards[cid]
         counters = card.counters
-        seat = self.seat
+        seat = self._seat
         if card.face_down and (seat is None or seat != card.controller):
             if counters:
                 return CardView(face_down=True, exhausted=card.exhausted,
@@ -396,7 +400,7 @@ class SeatReader:
         zone = state.zones.get(card.zone)
         if zone is None or self._hidden(zone) or cid not in zone.cards:
             return None
-        if card.face_down and (self.seat is None or self.seat != card.controller):
+        if card.face_down and (self._seat is None or self._seat != card.controller):
             return None
         return cid
 
@@ -435,4 +439,4 @@ class SeatReader:
         """The seat's full view (``match.view(seat)``), for anything the reader does not
         answer."""
         state = self._now()
-        return build_view(self._match.spec, state, self.seat)
+        return build_view(self._match.spec, state, self._seat)

@@ -68,10 +68,12 @@ class SeatReader:
       (``GameSpec.view_fact``), else the whole panel once.
 
     ``seat`` may be ``None`` for the spectator (public facts only, no pending choice). The
-    reader never changes the match. Its answers are memoised: when the match moves on (a
-    decision, an event, another state), the next question starts afresh. What it hands out
-    is built for the reader (a change to it changes neither the match nor a view), but a
-    zone, card or panel handed out twice is the same object.
+    reader never changes the match. Its answers are memoised while the match keeps its
+    state object, event count and pending choice; once any of them changes (a decision, an
+    event, a load) the next question starts afresh. A change that moves none of them (a
+    scenario builder editing zones by hand) needs a new reader. What it hands out is built
+    for the reader (a change to it changes neither the match nor a view), but a zone, card
+    or panel handed out twice is the same object.
 
     Raises:
         SeatError: ``seat`` is not a seat of the match (nor ``None``).

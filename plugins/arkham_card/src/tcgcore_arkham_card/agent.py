@@ -131,7 +131,8 @@ class HeuristicAgent:
         return [to_engine.get(k, "\x00" + k) for k in answer]
 
     def _decide(self, reader: tcgcore.SeatReader, choice: tcgcore.Choice) -> list[str]:
-        ctx = _Ctx(self, reader, choice.player)
+        ctx = _Ctx(self, _Panel(reader), choice.player, _Codes(reader),
+                   reader.ids(f"hand.{choice.player}"))
         handler = getattr(self, "_" + choice.kind, None)
         keys: list[str] | None = handler(ctx, choice) if handler is not None else None
         if keys is None:
@@ -1250,21 +1251,35 @@ class _Panel:
 _ABSENT: Any = object()
 
 
-class _Ctx:
-    """What one decision may look at: the panel, its own seat, visible card codes (all read
-    through the seat's :class:`tcgcore.SeatReader`)."""
+class _Codes:
+    """The codes of the cards the seat identifies, by id (alias), read through its reader:
+    ``codes.get(card_id)`` as on a dict of the view's cards (``None`` for any other id)."""
 
-    def __init__(self, agent: HeuristicAgent, reader: tcgcore.SeatReader, seat: int) -> None:
+    __slots__ = ("_reader",)
+
+    def __init__(self, reader: tcgcore.SeatReader) -> None:
+        self._reader = reader
+
+    def get(self, card_id: int) -> str | None:
+        return self._reader.code(card_id)
+
+
+class _Ctx:
+    """What one decision may look at: the panel, its own seat, visible card codes (read
+    through the seat's :class:`tcgcore.SeatReader` when deciding)."""
+
+    def __init__(self, agent: HeuristicAgent, panel: Any, seat: int, codes: Any,
+                 hand: list[int]) -> None:
+        """``panel``: the seat's panel (a :class:`_Panel`, or the view's dict); ``codes``: the
+        codes of the cards the seat identifies by id (a :class:`_Codes`, or a dict);
+        ``hand``: the seat's hand, card ids top first."""
         self.agent = agent
-        self.reader = reader
-        self.panel: Any = _Panel(reader)
+        self.panel = panel
         self.seat = seat
+        self.codes = codes
+        self.hand = hand
 
     # read when first used: a decision that needs none of them reads no panel fact
-    @cached_property
-    def hand(self) -> list[int]:
-        """The seat's hand: its card ids (aliases), top first."""
-        return self.reader.ids(f"hand.{self.seat}")
 
     @cached_property
     def me(self) -> dict[str, Any] | None:
@@ -1285,7 +1300,8 @@ class _Ctx:
 
     def code(self, cid: int | None) -> str | None:
         """The code of a card the seat identifies (``None`` otherwise)."""
-        return self.reader.code(cid) if cid is not None else None
+        code: str | None = self.codes.get(cid) if cid is not None else None
+        return code
 
     def cost(self, cid: int | None) -> int:
         d = self.card(cid)

@@ -86,6 +86,7 @@ from ._model import (
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
 from ._presentation import CardInfo, card_catalogue, card_info
 from ._ray_backend import ray_session
+from ._reader import SeatReader
 from ._rng import Rng
 from ._search import ISMCTSAgent
 from ._simulate import GameOutcome, SimulationReport, merge_reports, simulate, wilson_interval
@@ -164,6 +165,7 @@ __all__ = [
     "Scalar",
     "SeatCards",
     "SeatError",
+    "SeatReader",
     "SimulationError",
     "SimulationReport",
     "StateDecodeError",

@@ -246,6 +246,11 @@ class GameSpec(Generic[S]):
         #: choice kinds the game asks once per point (assign 1 damage, then the next): a
         #: front end may take several points in one answer and give them one by one
         self.point_choices: frozenset[str] = frozenset()
+        #: ``view_fact(state, viewer, name) -> value``: one entry of ``view_extra``'s panel
+        #: computed alone (equal to ``view_extra(state, viewer)[name]``; ``KeyError`` for a
+        #: name the panel lacks), so that :class:`tcgcore.SeatReader` builds only the facts
+        #: an agent asks for; ``None``: the reader computes the whole panel once
+        self.view_fact: Callable[[S, int | None, str], Any] | None = None
         self.card_usage = card_usage
         self.handlers: dict[type[Step], Handler] = {}
         self.distribution: str | None = None

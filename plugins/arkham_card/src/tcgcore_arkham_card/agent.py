@@ -1,10 +1,11 @@
 """The heuristic investigator agent (``spec.agents["heuristic"]``, the default agent).
 
-It decides from ``match.view(seat)`` only — the public panel (:func:`.plugin.view_extra`),
-the zones the seat may see (its own hand) and the printed card definitions — never from
-hidden cards, deck order or the chaos bag's next token. Success chances are estimated
-from the bag's public contents. Ties are broken in a fixed order (the agent keeps its
-own seeded :class:`tcgcore.Rng` and never touches the match's), so a game is
+It decides from what its seat may know only, read through a :class:`tcgcore.SeatReader`
+(the answers of ``match.view(seat)``, each computed when asked) — the public panel
+(:func:`.plugin.view_extra`), the zones the seat may see (its own hand) and the printed card
+definitions — never from hidden cards, deck order or the chaos bag's next token. Success
+chances are estimated from the bag's public contents. Ties are broken in a fixed order (the
+agent keeps its own seeded :class:`tcgcore.Rng` and never touches the match's), so a game is
 reproducible from the match seed and the agent seed.
 
 Plan, in order of priority on each action: advance the act when the clues are there;
@@ -55,6 +56,7 @@ away, and without Lita it is attacked.
 from __future__ import annotations
 
 from collections import deque
+from functools import cached_property
 from typing import Any
 
 import tcgcore
@@ -111,14 +113,15 @@ class HeuristicAgent:
         return self.pool.get(code) if code else None
 
     def decide(self, match: tcgcore.Match[Any], choice: tcgcore.Choice) -> list[str]:
-        """Answer ``choice`` for its seat: decided on the seat's view, whose pending
-        choice names cards as the view does (the seat's aliases), then translated back
-        to the engine's keys (:meth:`tcgcore.Match.engine_keys`)."""
-        view = match.view(choice.player)
-        if view.pending is None:  # not this seat's choice: nothing to decide from
+        """Answer ``choice`` for its seat: decided on what the seat may know (its
+        :class:`tcgcore.SeatReader`), whose pending choice names cards as the view does
+        (the seat's aliases), then translated back to the engine's keys
+        (:meth:`tcgcore.Match.engine_keys`)."""
+        reader = tcgcore.SeatReader(match, choice.player)
+        shown = reader.pending
+        if shown is None:  # not this seat's choice: nothing to decide from
             return [o.key for o in choice.options[:max(choice.min, 1)]]
-        shown = view.pending
-        answer = self._decide(view, shown)
+        answer = self._decide(reader, shown)
         engine = match.pending
         if engine is None or len(engine.options) != len(shown.options):
             return list(match.engine_keys(choice.player, answer))
@@ -127,16 +130,9 @@ class HeuristicAgent:
         to_engine = {o.key: e.key for o, e in zip(shown.options, engine.options, strict=True)}
         return [to_engine.get(k, "\x00" + k) for k in answer]
 
-    def _decide(self, view: tcgcore.View, choice: tcgcore.Choice) -> list[str]:
-        codes: dict[int, str] = {}
-        hand: list[int] = []
-        for z in view.zones:
-            for cv in z.cards:
-                if cv is not None and cv.id is not None and cv.code is not None:
-                    codes[cv.id] = cv.code
-            if z.id == f"hand.{choice.player}":
-                hand = [cv.id for cv in z.cards if cv is not None and cv.id is not None]
-        ctx = _Ctx(self, view.panel, choice.player, codes, hand)
+    def _decide(self, reader: tcgcore.SeatReader, choice: tcgcore.Choice) -> list[str]:
+        ctx = _Ctx(self, _Panel(reader), choice.player, _Codes(reader),
+                   reader.ids(f"hand.{choice.player}"))
         handler = getattr(self, "_" + choice.kind, None)
         keys: list[str] | None = handler(ctx, choice) if handler is not None else None
         if keys is None:
@@ -231,7 +227,7 @@ class HeuristicAgent:
         return ["a"]
 
     def _slot_discard(self, ctx: _Ctx, choice: tcgcore.Choice) -> list[str]:
-        return [min(choice.options, key=lambda o: (ctx.codes.get(o.card or -1) == _LITA,
+        return [min(choice.options, key=lambda o: (ctx.code(o.card or -1) == _LITA,
                                                    ctx.cost(o.card))).key]
 
     _discard_asset = _slot_discard
@@ -252,7 +248,7 @@ class HeuristicAgent:
         for o in choice.options:
             if not o.key.startswith("asset:"):
                 continue
-            if ctx.codes.get(o.card or -1) == _LITA and room > 1:
+            if ctx.code(o.card or -1) == _LITA and room > 1:
                 continue  # keep Lita Chantler alive (The Devourer Below's Resolution 3)
             d = ctx.card(o.card)
             cap = (d.health if kind == "damage" else d.sanity) if d is not None else None
@@ -502,9 +498,9 @@ class HeuristicAgent:
         if shed and not umor:
             return shed
         for o in choice.options:
-            if o.key.startswith("play:") and ctx.codes.get(o.card or -1) == _LITA:
+            if o.key.startswith("play:") and ctx.code(o.card or -1) == _LITA:
                 return o.key  # Lita in play: +1 combat here, and Resolution 3 (A994.6)
-        lita_hand = any(ctx.codes.get(c) == _LITA for c in ctx.hand)
+        lita_hand = any(ctx.code(c) == _LITA for c in ctx.hand)
         if lita_hand and not engaged and "resource" in opts and \
                 me["resources"] < (self._def(_LITA).cost or 0):  # type: ignore[union-attr]
             return "resource"  # save up for her
@@ -1233,21 +1229,79 @@ def _scenario_bag(agent: HeuristicAgent, panel: dict[str, Any]) -> dict[str, int
     return out
 
 
-class _Ctx:
-    """What one decision may look at: the panel, its own seat, visible card codes."""
+class _Panel:
+    """The seat's panel (``view.panel``) read fact by fact through its reader: ``panel[name]``
+    and ``panel.get(name, default)`` as on the view's dict."""
 
-    def __init__(self, agent: HeuristicAgent, panel: dict[str, Any], seat: int,
-                 codes: dict[int, str], hand: list[int]) -> None:
+    __slots__ = ("_reader",)
+
+    def __init__(self, reader: tcgcore.SeatReader) -> None:
+        self._reader = reader
+
+    def __getitem__(self, name: str) -> Any:
+        got = self._reader.fact(name, _ABSENT)
+        if got is _ABSENT:
+            raise KeyError(name)
+        return got
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self._reader.fact(name, default)
+
+
+_ABSENT: Any = object()
+
+
+class _Codes:
+    """The codes of the cards the seat identifies, by id (alias), read through its reader:
+    ``codes.get(card_id)`` as on a dict of the view's cards (``None`` for any other id)."""
+
+    __slots__ = ("_reader",)
+
+    def __init__(self, reader: tcgcore.SeatReader) -> None:
+        self._reader = reader
+
+    def get(self, card_id: int) -> str | None:
+        return self._reader.code(card_id)
+
+
+class _Ctx:
+    """What one decision may look at: the panel, its own seat, visible card codes (read
+    through the seat's :class:`tcgcore.SeatReader` when deciding)."""
+
+    def __init__(self, agent: HeuristicAgent, panel: Any, seat: int, codes: Any,
+                 hand: list[int]) -> None:
+        """``panel``: the seat's panel (a :class:`_Panel`, or the view's dict); ``codes``: the
+        codes of the cards the seat identifies by id (a :class:`_Codes`, or a dict);
+        ``hand``: the seat's hand, card ids top first."""
         self.agent = agent
         self.panel = panel
         self.seat = seat
         self.codes = codes
         self.hand = hand
-        invs = panel.get("investigators") or []
-        self.me: dict[str, Any] | None = invs[seat] if seat < len(invs) else None
-        self.bag: dict[str, int] = _scenario_bag(agent, panel)
-        #: The Ritual Begins (01144, A993.2): every enemy +1 fight and +1 evade.
-        self.enemy_bonus = 1 if (panel.get("agenda") or {}).get("code") == "01144" else 0
+
+    # read when first used: a decision that needs none of them reads no panel fact
+
+    @cached_property
+    def me(self) -> dict[str, Any] | None:
+        """This seat's investigator panel (``None`` before investigators are chosen)."""
+        invs = self.panel.get("investigators") or []
+        me: dict[str, Any] | None = invs[self.seat] if self.seat < len(invs) else None
+        return me
+
+    @cached_property
+    def bag(self) -> dict[str, int]:
+        """The chaos bag's public contents, symbols valued for the scenario."""
+        return _scenario_bag(self.agent, self.panel)
+
+    @cached_property
+    def enemy_bonus(self) -> int:
+        """The Ritual Begins (01144, A993.2): every enemy +1 fight and +1 evade."""
+        return 1 if (self.panel.get("agenda") or {}).get("code") == "01144" else 0
+
+    def code(self, cid: int | None) -> str | None:
+        """The code of a card the seat identifies (``None`` otherwise)."""
+        code: str | None = self.codes.get(cid) if cid is not None else None
+        return code
 
     def cost(self, cid: int | None) -> int:
         d = self.card(cid)
@@ -1256,7 +1310,7 @@ class _Ctx:
     def card(self, cid: int | None) -> CardDef | None:
         if cid is None:
             return None
-        code = self.codes.get(cid)
+        code = self.code(cid)
         if code is None:
             info = self.panel.get("enemies", {}).get(str(cid))
             code = info["code"] if info else None
@@ -1288,7 +1342,7 @@ class _Ctx:
         cards = list(self.me.get("assets", []))
         if with_hand:
             for cid in self.hand:
-                code = self.codes.get(cid)
+                code = self.code(cid)
                 d = self.agent._def(code)
                 if d is not None and d.type_code == "asset":
                     cards.append({"code": code, "uses": d.uses.count if d.uses else 0})

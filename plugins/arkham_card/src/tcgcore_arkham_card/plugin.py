@@ -1,7 +1,8 @@
 """Registers the arkham_card game with tcgcore (entry point group ``tcgcore``).
 
 The rules live in :mod:`tcgcore_arkham_card.rules`; this module adds the public view
-panel (:func:`view_extra`), readable event lines and the registration hook.
+panel (:func:`view_extra` and :func:`view_fact`, from :mod:`.panel`), readable event lines
+and the registration hook.
 """
 
 from __future__ import annotations
@@ -17,144 +18,15 @@ from .campaign_runner import run_campaign_cli
 from .card_usage import card_usage
 from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
+from .panel import view_extra, view_fact
 from .presentation import card_info as _catalogue_entry
-from .rules import (
-    GAME,
-    act_threshold,
-    agenda_threshold,
-    cdef,
-    current_act,
-    current_agenda,
-    dof,
-    doom_in_play,
-    enemies_at,
-    enemy_health,
-    engaged_seat,
-    inv_health,
-    inv_sanity,
-    is_revealed,
-    location_of,
-    shroud,
-    skill_value,
-    spec,
-    victory_total,
-)
+from .rules import GAME, cdef, dof, spec
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
 from .state import ArkhamState
 from .validation import RESUME_STEPS, state_problem
 
-__all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extra"]
-
-
-def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
-    """Public panels: investigators, the location map, doom vs threshold, act progress,
-    the chaos bag contents and the skill test in progress. Nothing here depends on a
-    hidden card (hands, decks, the encounter deck or the bag's next token). Cards are
-    named by the viewer's aliases (:func:`tcgcore.card_alias`), as in the view's zones."""
-    if not state.inv:
-        return {}
-    cards = state.cards
-    zones = state.zones
-    alias = tcgcore.card_alias
-    seen: dict[int, int] = {}  # each card's alias once per panel (locations recur a lot)
-
-    def a(cid: int) -> int:
-        if cid < 0:
-            return cid
-        got = seen.get(cid)
-        if got is None:
-            got = seen[cid] = alias(state, cid, viewer)
-        return got
-    defs: dict[int, Any] = {}
-
-    def df(cid: int) -> Any:  # dof once per card per panel (a pure read of the state)
-        got = defs.get(cid)
-        if got is None:
-            got = defs[cid] = dof(state, cid)
-        return got
-    invs = []
-    for s, inv in enumerate(state.inv):
-        d = cdef(state, inv.code)
-        play = zones[f"play.{s}"].cards
-        assets = []
-        for c in play:
-            if c != inv.card:
-                card = cards[c]
-                entry: dict[str, Any] = {"id": a(c), "code": card.code}
-                entry.update(card.counters)
-                if card.exhausted:
-                    entry["exhausted"] = True
-                assets.append(entry)
-        invs.append({
-            "seat": s, "code": inv.code, "name": d.name, "location": a(inv.location),
-            "resources": inv.resources, "clues": inv.clues, "damage": inv.damage,
-            "horror": inv.horror, "health": inv_health(state, s), "sanity": inv_sanity(state, s),
-            "actions": inv.actions, "acted": inv.acted, "status": inv.status,
-            "skills": {k: skill_value(state, s, k)
-                       for k in ("willpower", "intellect", "combat", "agility")},
-            "investigate_bonus": sum(df(c).bonus.get("investigate:intellect", 0) for c in play),
-            "hand": len(zones[f"hand.{s}"].cards),
-            "deck": len(zones[f"deck.{s}"].cards),
-            "threat": [cards[c].code for c in zones[f"threat.{s}"].cards],
-            "assets": assets,
-        })
-    locs = []
-    for loc in zones["locations"].cards:
-        lc = cards[loc]
-        enemies = enemies_at(state, loc)  # unengaged, and engaged with investigators here
-        locs.append({
-            "id": a(loc), "code": lc.code, "name": df(loc).name,
-            "revealed": is_revealed(state, loc), "clues": lc.counters.get("clues", 0),
-            "shroud": shroud(state, loc),
-            "connections": [a(x) for x in state.adj.get(str(loc), [])],
-            "enemies": [a(e) for e in enemies],
-            "investigators": [s for s, i in enumerate(state.inv)
-                              if i.location == loc and not i.status],
-        })
-    enemy_panel: dict[str, dict[str, Any]] = {}
-    for zid, zone in zones.items():
-        if zone.cards and zid.startswith(("at.", "threat.")):
-            for e in zone.cards:
-                d = df(e)
-                if d.type_code == "enemy":
-                    card = cards[e]
-                    enemy_panel[str(a(e))] = {"code": d.code, "health": enemy_health(state, e),
-                                       "damage": card.counters.get("damage", 0),
-                                       "engaged": engaged_seat(state, e),
-                                       "exhausted": card.exhausted,
-                                       "location": a(location_of(state, e)),
-                                       "doom": card.counters.get("doom", 0)}
-    # the zone of a location's enemies and cards ("at.<location>") by the location's name
-    # keyed as the viewer's views name the zone (``at.<the viewer's alias>``)
-    zone_names = {f"at.{a(int(zid[3:]))}": f"at {dof(state, int(zid[3:])).name}"
-                  for zid in state.zones if zid.startswith("at.") and zid[3:].isdigit()}
-    ag, act = current_agenda(state), current_act(state)
-    test = state.test
-    bag: dict[str, int] = {}
-    for t in state.bag:
-        bag[t] = bag.get(t, 0) + 1
-    return {
-        "round": state.turn, "phase": state.phase, "lead": state.lead,
-        "turn_seat": state.turn_seat, "difficulty": state.difficulty,
-        "investigators": invs, "locations": locs, "enemies": enemy_panel,
-        "agenda": {"code": state.cards[ag].code if ag >= 0 else None,
-                   "doom": state.cards[ag].counters.get("doom", 0) if ag >= 0 else 0,
-                   "doom_in_play": doom_in_play(state), "threshold": agenda_threshold(state)},
-        "act": {"code": state.cards[act].code if act >= 0 else None,
-                "clues_needed": act_threshold(state),
-                "group_clues": sum(i.clues for i in state.inv if not i.status),
-                # clues placed on the act itself (Disrupting the Ritual, A993.6)
-                "clues_on_act": state.cards[act].counters.get("clues", 0) if act >= 0 else 0},
-        "chaos_bag": dict(sorted(bag.items())), "zone_names": zone_names,
-        "victory": victory_total(state),
-        "test": None if test is None else {
-            "seat": test.seat, "skill": test.skill, "difficulty": test.difficulty,
-            "kind": test.kind, "committed": [a(c) for c in test.committed],
-            "tokens": list(test.tokens),
-            "bonus": test.skill_bonus, "value": test.value,
-            "base": skill_value(state, test.seat, test.skill) + test.skill_bonus + sum(
-                df(c).icons(test.skill) for c in test.committed)},
-    }
+__all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extra",
+           "view_fact"]
 
 
 _SKIP = frozenset({"shuffled", "test_ended", "ability_used", "asset_played", "entered_play",
@@ -762,6 +634,7 @@ def _seat_name(panel: dict[str, Any], seat: int) -> str:
 
 
 spec.view_extra = view_extra
+spec.view_fact = view_fact
 spec.describe_event = describe
 spec.title = "Arkham Horror: The Card Game"
 spec.card_tags = card_tags

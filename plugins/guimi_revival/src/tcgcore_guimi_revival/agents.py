@@ -8,19 +8,21 @@ attack the defender must intercept or lose, when the attacker is not needed to i
 attacker, since a failed attack costs only the tap), and uses Source triggers and removal on the
 biggest threat.
 
-It decides only from ``match.view(seat)`` (what its seat may know), the pending choice (whose
-options carry the public facts of the attack in progress) and the card definitions of the
-match's pool; it never looks at hidden cards. It is
+It decides only from what its seat may know, read through a :class:`tcgcore.SeatReader` (the
+answers of ``match.view(seat)``, each computed when asked), the pending choice (whose options
+carry the public facts of the attack in progress) and the card definitions of the match's
+pool; it never looks at hidden cards. It is
 deterministic: ties are broken by option order, and its seeded RNG is only used for the
 mulligan's bottom order.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import tcgcore
-from tcgcore import Choice, Match, Rng, View
+from tcgcore import Choice, Match, Rng, SeatReader
 
 from .cards import RANK_GATE, CardDef, get_pool
 
@@ -42,52 +44,70 @@ def make_heuristic(seed: int) -> tcgcore.Agent:
 
 
 class _Seen:
-    """What one decision may use: the seat's view, indexed."""
+    """What one decision may use: the seat's reader (:class:`tcgcore.SeatReader`), asked
+    lazily, with each card's definition looked up once."""
 
     def __init__(self, match: Match[Any], seat: int) -> None:
-        self.view: View = match.view(seat)
+        self.reader = SeatReader(match, seat)
         self.seat = seat
         self.opp = 1 - seat
         pool_name: str = getattr(match.state, "pool", "builtin")  # a public match option
         self.defs: dict[str, CardDef] = get_pool(pool_name).cards
-        self.zones = {zv.id: zv for zv in self.view.zones}
-        self.where: dict[int, str] = {}
-        self.code: dict[int, str] = {}
-        self.tapped: dict[int, bool] = {}
-        self.counters: dict[int, dict[str, int]] = {}
-        for zv in self.view.zones:
-            for cv in zv.cards:
-                if cv is None or cv.id is None:
-                    continue
-                self.where[cv.id] = zv.id
-                self.tapped[cv.id] = cv.exhausted
-                self.counters[cv.id] = cv.counters
-                if cv.code is not None:
-                    self.code[cv.id] = cv.code
-        panel = self.view.panel
-        self.players: list[dict[str, Any]] = panel.get("players", [{}, {}])
-        self.phase: str = panel.get("phase", "")
-        defs = self.defs
         #: each identified card's definition, looked up once (``d`` runs very often)
-        self._defs: dict[int | None, CardDef | None] = {
-            cid: defs.get(code) for cid, code in self.code.items()}
+        self._defs: dict[int | None, CardDef | None] = {}
         self._strength: dict[int, int] = {}
 
+    @cached_property
+    def players(self) -> list[dict[str, Any]]:
+        """The public panels of both seats (``view.panel["players"]``), read when first used."""
+        players: list[dict[str, Any]] = self.reader.fact("players", [{}, {}])
+        return players
+
+    @cached_property
+    def phase(self) -> str:
+        """The phase (``view.panel["phase"]``), read when first used."""
+        phase: str = self.reader.fact("phase", "")
+        return phase
+
+    def code(self, cid: int | None) -> str | None:
+        """The code of a card the seat identifies (``None`` otherwise)."""
+        return self.reader.code(cid) if cid is not None else None
+
+    def where(self, cid: int | None) -> str:
+        """The zone the seat sees a card in (``""`` for a card it does not identify)."""
+        got = self.reader.zone_of(cid) if cid is not None else None
+        return got if got is not None else ""
+
+    def tapped(self, cid: int | None) -> bool:
+        """Whether a card the seat identifies is tapped."""
+        cv = self.reader.card(cid) if cid is not None else None
+        return cv is not None and cv.exhausted
+
+    def counters(self, cid: int | None) -> dict[str, int]:
+        """A card's counters as the seat sees them (``{}`` for a card it does not identify)."""
+        cv = self.reader.card(cid) if cid is not None else None
+        return cv.counters if cv is not None else {}
+
+    def zone_size(self, zone: str) -> int:
+        """Entries the seat sees in a zone (the view's ``len(zone.cards)``)."""
+        return len(self.reader.positions(zone))
+
     def d(self, cid: int | None) -> CardDef | None:
-        return self._defs.get(cid)
+        defs = self._defs
+        if cid in defs:
+            return defs[cid]
+        code = self.code(cid)
+        got = defs[cid] = self.defs.get(code) if code is not None else None
+        return got
 
     def seq(self, p: int) -> int:
         return int(self.players[p].get("sequence", 9))
 
     def ids(self, zone: str) -> list[int]:
-        zv = self.zones.get(zone)
-        if zv is None:
-            return []
-        return [cv.id for cv in zv.cards if cv is not None and cv.id is not None]
+        return self.reader.ids(zone)
 
     def slots(self, p: int) -> list[int | None]:
-        zv = self.zones[f"units.{p}"]
-        return [cv.id if cv is not None else None for cv in zv.cards]
+        return self.reader.positions(f"units.{p}")
 
     def rb(self, p: int) -> int | None:
         ids = self.ids(f"revival.{p}")
@@ -113,7 +133,7 @@ class _Seen:
         d = self.d(cid)
         if d is None:
             return 0
-        zone = self.where.get(cid, "")
+        zone = self.where(cid)
         p = int(zone.rsplit(".", 1)[1]) if "." in zone else self.seat
         value = d.strength
         if d.card_type == "revival_beyonder":
@@ -121,7 +141,7 @@ class _Seen:
                 sd = self.d(sc)
                 if sd is not None and sd.characteristic is not None:
                     value += sd.characteristic.strength
-        ctr = self.counters.get(cid, {})
+        ctr = self.counters(cid)
         value += ctr.get("bp_str", 0) - ctr.get("bp_weak", 0)
         for sw in self.ids(f"spirit.{p}"):
             sd = self.d(sw)
@@ -156,10 +176,10 @@ class _Seen:
             rb_ok = False
         else:
             rb_ok = True
-        out = [c for c in self.beyonders(p) if not self.tapped.get(c) and c != target
-               and not self.counters.get(c, {}).get("mad")]  # 112.7
+        out = [c for c in self.beyonders(p) if not self.tapped(c) and c != target
+               and not self.counters(c).get("mad")]  # 112.7
         rb = self.rb(p)
-        if rb is not None and rb != target and rb_ok and not self.tapped.get(rb):
+        if rb is not None and rb != target and rb_ok and not self.tapped(rb):
             out.append(rb)
         return out
 
@@ -172,7 +192,7 @@ def _agility(s: _Seen, cid: int) -> int:
         return 0
     value = d.agility
     if d.card_type == "revival_beyonder":
-        zone = s.where.get(cid, "")
+        zone = s.where(cid)
         p = int(zone.rsplit(".", 1)[1]) if "." in zone else s.seat
         for sc in s.ids(f"stack.{p}"):
             sd = s.d(sc)
@@ -206,11 +226,12 @@ class HeuristicAgent:
     # ------------------------------------------------------------------ entry point
 
     def decide(self, match: Match[Any], choice: Choice) -> list[str]:
-        """Answer ``choice`` for its seat: decided on the seat's view, whose pending choice
-        names cards by the seat's aliases as the view does, then translated back to the
-        engine's keys (:meth:`tcgcore.Match.engine_keys`)."""
+        """Answer ``choice`` for its seat: decided on what the seat may know (its
+        :class:`tcgcore.SeatReader`), whose pending choice names cards by the seat's aliases
+        as the view does, then translated back to the engine's keys
+        (:meth:`tcgcore.Match.engine_keys`)."""
         seen = _Seen(match, choice.player)
-        shown = seen.view.pending
+        shown = seen.reader.pending
         if shown is None:  # not this seat's choice
             return [o.key for o in choice.options[:max(choice.min, 1)]]
         answer = self._decide(seen, shown, match)
@@ -286,7 +307,7 @@ class HeuristicAgent:
         me = s.seat
         seq = s.seq(me)
         path = s.rb_path(me)
-        sw_count = len(s.zones[f"spirit.{me}"].cards)
+        sw_count = s.zone_size(f"spirit.{me}")
         by_verb: dict[str, list[tuple[str, int | None]]] = {}
         for o in choice.options:
             by_verb.setdefault(o.key.split(":")[0], []).append((o.key, o.card))
@@ -424,7 +445,7 @@ class HeuristicAgent:
                 score = 10 if seq <= 2 and self._effect_useful(
                     s, "converge", 1, seq, path, status_fd, deck_left, opp_beyonders) else -1
             elif d.event_kind == "continuous" and (
-                    seq <= 3 or len(s.zones[f"spirit.{s.seat}"].cards) > 3):
+                    seq <= 3 or s.zone_size(f"spirit.{s.seat}") > 3):
                 score = -1  # it would take a Spirit World place the climb needs (034.1)
             elif self._event_useful(s, d, seq, path, status_fd, deck_left, opp_beyonders):
                 score = 5 if d.event_kind == "normal" else 4
@@ -444,7 +465,7 @@ class HeuristicAgent:
         if op in ("heal", "revive"):
             return status_fd > 0 or bool(s.players[me].get("dead"))
         if op in ("weaken", "tap_unit"):
-            return any(not s.tapped.get(c) for c in opp_beyonders)
+            return any(not s.tapped(c) for c in opp_beyonders)
         if op in ("destroy_unit", "bounce"):
             return any(s.strength(c) <= amount for c in opp_beyonders)
         if op == "destroy_item":
@@ -456,7 +477,7 @@ class HeuristicAgent:
         if op in ("strength", "shield"):
             return bool(s.beyonders(me))
         if op == "untap":
-            return any(s.tapped.get(c) for c in s.slots(me) if c is not None)
+            return any(s.tapped(c) for c in s.slots(me) if c is not None)
         if op == "madden":  # a mad RB cannot intercept; mad while dead loses (131.1)
             return not opp.get("mad")
         if op == "corrupt":
@@ -464,9 +485,9 @@ class HeuristicAgent:
         if op == "to_spirit":
             d = s.d(source)
             return (need_char and d is not None and d.sequence == seq - 1
-                    and len(s.zones[f"spirit.{me}"].cards) < 7)
+                    and s.zone_size(f"spirit.{me}") < 7)
         if op == "converge":
-            return seq <= 2 and len(s.zones[f"spirit.{me}"].cards) < 7
+            return seq <= 2 and s.zone_size(f"spirit.{me}") < 7
         if op == "search_potion":
             return not s.late() and not any(
                 (d := s.d(c)) is not None and d.is_potion and d.sequence == seq - 1
@@ -475,14 +496,14 @@ class HeuristicAgent:
             return (deck_left > int(opp.get("deck", 0)) + 2
                     and sum(1 for x in s.slots(me) if x is None) >= 2)
         if op == "set_extra":
-            return len(s.zones[f"spirit.{me}"].cards) < 6
+            return s.zone_size(f"spirit.{me}") < 6
         if op == "recur":
             return True
         if op == "spirit_to_hand":
             return False
         if op == "seek":
-            return need_char and seq >= 3 and deck_left > 4 and len(
-                s.zones[f"spirit.{me}"].cards) < 7
+            return need_char and seq >= 3 and deck_left > 4 and s.zone_size(
+                f"spirit.{me}") < 7
         if op == "digest":
             me_p = s.players[me]
             return int(me_p.get("stack", 0)) > int(me_p.get("digested", 0))
@@ -515,15 +536,17 @@ class HeuristicAgent:
             return [min(opts, key=lambda o: self._extra_rank(s, o.card)).key]
         if op == "converge":
             def where(o: Any) -> int:
-                zone = s.where.get(o.card, "")
+                zone = s.where(o.card)
                 return {"underworld": 0, "hand": 1}.get(zone.split(".")[0], 2)
             return [min(opts, key=where).key]
         if op in ("strength", "shield", "chaos_sea", "city_of_calamity", "brood_hive"):
-            return [max(opts, key=lambda o: (not s.tapped.get(o.card or -1),
+            return [max(opts, key=lambda o: (not s.tapped(o.card or -1),
                                               s.strength(o.card or -1))).key]
         if op == "recur":
-            return [max(opts, key=lambda o: s.defs[s.code[o.card]].strength
-                        if o.card in s.code else 0).key]
+            def printed(o: Any) -> int:
+                code = s.code(o.card)
+                return s.defs[code].strength if code is not None else 0
+            return [max(opts, key=printed).key]
         if op == "spirit_to_hand" or op == "sefirah_castle":
             seq = s.seq(me)
 
@@ -662,7 +685,7 @@ class HeuristicAgent:
             rivals.append(rb)
         their_support = sum(s.strength(c) for c in s.slots(opp)[2:] if c is not None
                             and (d := s.d(c)) is not None and d.is_beyonder
-                            and not s.tapped.get(c) and not s.counters.get(c, {}).get("mad"))
+                            and not s.tapped(c) and not s.counters(c).get("mad"))
         mine_rb = s.rb(me)
         targets = [c for c in s.slots(me)[:2] if c is not None and c != attacker]
         if mine_rb is not None and mine_rb != attacker:
@@ -670,8 +693,8 @@ class HeuristicAgent:
         help_ = s.strength(attacker)
         for c in rivals:
             d = s.d(c)
-            if (d is None or d.card_type == "item" or s.tapped.get(c)
-                    or s.counters.get(c, {}).get("mad") or _agility(s, c) > mine):
+            if (d is None or d.card_type == "item" or s.tapped(c)
+                    or s.counters(c).get("mad") or _agility(s, c) > mine):
                 continue
             value = s.strength(c) + their_support
             for t in targets:
@@ -689,8 +712,8 @@ class HeuristicAgent:
         out = []
         for c in back:
             d = s.d(c)
-            if (c is not None and d is not None and d.is_beyonder and not s.tapped.get(c)
-                    and not s.counters.get(c, {}).get("mad")):  # 112.7
+            if (c is not None and d is not None and d.is_beyonder and not s.tapped(c)
+                    and not s.counters(c).get("mad")):  # 112.7
                 out.append(c)
         return out
 

@@ -7,6 +7,7 @@ look-up, the board panel), deck checking, the agents, and exposes the pluggy hoo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import tcgcore
@@ -23,20 +24,36 @@ from .rules import SLOT_NAMES, agility, cdef, spec, strength, z
 from .state import GuimiState
 
 __all__ = ["card_name", "card_text", "describe", "find_card", "render_panel", "spec",
-           "tcgcore_games", "view_extra"]
+           "tcgcore_games", "view_extra", "view_fact"]
 
 
 def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
     """Public panels per player (only public facts: counts, sequence, counters).
 
-    Returns ``{"round", "phase", "first", "turn_player", "players": [panel, panel]}``
-    (``turn_player``: the seat whose turn it is, ``None`` during the battle phase, which
-    belongs to no player; the text board's header reads it) where a panel has
-    ``sequence``, ``pathway``, ``stack``, ``digested``, ``corruption``, ``step_corruption``,
-    ``dead_corruption``, ``mad``, ``dead``, ``slumbering``, ``status``, ``status_face_down``,
-    ``spirit_world``, ``hand``, ``deck``, ``extra``, ``events_played``, ``events_activated``,
-    ``rewarded``.
+    Returns ``{"round", "phase", "first", "turn_player", "players": [panel, panel],
+    "stats", "phase_name"}`` (``turn_player``: the seat whose turn it is, ``None`` during the
+    battle phase, which belongs to no player; the text board's header reads it) where a
+    panel has ``sequence``, ``pathway``, ``stack``, ``digested``, ``corruption``,
+    ``step_corruption``, ``dead_corruption``, ``mad``, ``dead``, ``slumbering``, ``status``,
+    ``status_face_down``, ``spirit_world``, ``hand``, ``deck``, ``extra``,
+    ``events_played``, ``events_activated``, ``rewarded``; ``stats`` maps the viewer's alias
+    of each face-up character on the field to its current ``[strength, agility]``.
     """
+    return {name: fact(state, viewer) for name, fact in _FACTS.items()}
+
+
+def view_fact(state: GuimiState, viewer: int | None, name: str) -> Any:
+    """One entry of :func:`view_extra`'s panel, computed alone (``spec.view_fact``, what
+    :class:`tcgcore.SeatReader` asks).
+
+    Raises:
+        KeyError: the panel has no entry ``name``.
+    """
+    return _FACTS[name](state, viewer)
+
+
+def _players(state: GuimiState, viewer: int | None) -> list[dict[str, Any]]:
+    """The ``players`` panels of :func:`view_extra` (public facts of each seat)."""
     pool = get_pool(state.pool)
     players = []
     for p in range(state.num_players):
@@ -65,12 +82,25 @@ def view_extra(state: GuimiState, viewer: int | None) -> dict[str, Any]:
             "events_activated": state.events_activated[p],
             "rewarded": state.rewarded[p],
         })
-    # current strength and agility of the face-up characters, by the viewer's aliases
-    stats = {str(tcgcore.card_alias(state, cid, viewer)): list(v)
-             for cid, v in _stats(state).items()}
-    return {"round": state.round, "phase": state.phase, "first": state.first,
-            "turn_player": None if state.in_battle else state.active_player,
-            "players": players, "stats": stats, "phase_name": phase_words(state.phase)}
+    return players
+
+
+def _stat_panel(state: GuimiState, viewer: int | None) -> dict[str, list[int]]:
+    """Current strength and agility of the face-up characters, by the viewer's aliases."""
+    return {str(tcgcore.card_alias(state, cid, viewer)): list(v)
+            for cid, v in _stats(state).items()}
+
+
+#: :func:`view_extra`'s entries in order, each computed alone
+_FACTS: dict[str, Callable[[GuimiState, int | None], Any]] = {
+    "round": lambda state, viewer: state.round,
+    "phase": lambda state, viewer: state.phase,
+    "first": lambda state, viewer: state.first,
+    "turn_player": lambda state, viewer: None if state.in_battle else state.active_player,
+    "players": _players,
+    "stats": _stat_panel,
+    "phase_name": lambda state, viewer: phase_words(state.phase),
+}
 
 
 # ----------------------------------------------------------------------------- card texts
@@ -556,6 +586,7 @@ def _check_deck_with(text: str, source: str, options: dict[str, Any]) -> list[st
 
 
 spec.view_extra = view_extra
+spec.view_fact = view_fact
 spec.validate_state = validation.validate_state
 spec.resume_steps = validation.RESUME_STEPS
 spec.trigger_abilities = frozenset()  # Guimi resolves its abilities as steps, not core triggers

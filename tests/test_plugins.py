@@ -147,3 +147,14 @@ def test_hook_returning_garbage_is_rejected() -> None:
     mod.tcgcore_games = tcgcore_games  # type: ignore[attr-defined]
     with pytest.raises(tcgcore.PluginError, match="not a GameSpec"):
         tcgcore.load_registry(load_entrypoints=False, plugins=[mod])
+
+
+def test_a_local_registry_of_an_installed_plugin_leaves_the_installed_origin_alone() -> None:
+    """Registering an installed game's module again as a local plugin (as tests and
+    embedding programs do) must not change what an installed registry already built reports
+    as the game's distribution: Ray workers compare that report with the driver's."""
+    installed = tcgcore.load_registry()
+    before = installed.plugin_versions("sparks")
+    local = tcgcore.load_registry(load_entrypoints=False, plugins=[sparks])
+    assert local.plugin_versions("sparks") != before
+    assert installed.plugin_versions("sparks") == before

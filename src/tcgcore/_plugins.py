@@ -178,6 +178,10 @@ class Registry:
         self._origins = origins
         self._games: dict[str, GameSpec[Any]] = {}
         self._game_plugin: dict[str, str] = {}
+        #: game -> (distribution, version) of the plugin that registered it, kept here and
+        #: not on the GameSpec: one spec object can be registered by several registries
+        #: (installed, or handed in as a local plugin) and must not carry one's origin
+        self._game_origin: dict[str, tuple[str, str]] = {}
         for impl in self.pm.hook.tcgcore_games.get_hookimpls():
             name = impl.plugin_name
             hint = _skip_hint(name)
@@ -207,7 +211,7 @@ class Registry:
                         f"{BLOCK_ENV}={first} or {BLOCK_ENV}={name}"
                     )
                 dist, ver = origins.get(impl.plugin_name, (impl.plugin_name, "unknown"))
-                spec.distribution, spec.distribution_version = dist, ver
+                self._game_origin[spec.name] = (dist, ver)
                 self._games[spec.name] = spec
                 self._game_plugin[spec.name] = impl.plugin_name
 
@@ -270,10 +274,10 @@ class Registry:
 
     def plugin_versions(self, game: str) -> dict[str, str]:
         """``{distribution: version}`` of tcgcore and the plugin providing ``game``."""
-        spec = self.game(game)
+        self.game(game)
         out = {"tcgcore": _tcgcore_version()}
-        if spec.distribution is not None:
-            out[spec.distribution] = spec.distribution_version or "unknown"
+        dist, version = self._game_origin[game]
+        out[dist] = version
         return out
 
 

@@ -253,8 +253,6 @@ class GameSpec(Generic[S]):
         self.view_fact: Callable[[S, int | None, str], Any] | None = None
         self.card_usage = card_usage
         self.handlers: dict[type[Step], Handler] = {}
-        self.distribution: str | None = None
-        self.distribution_version: str | None = None
         self._codecs: _Codecs[S] | None = None
         for core_step, core_handler in _CORE_HANDLERS.items():
             self.handlers[core_step] = core_handler

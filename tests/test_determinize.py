@@ -87,8 +87,10 @@ def test_sample_is_a_function_of_the_callers_rng(registry: tcgcore.Registry) -> 
 
 def test_bad_seat_is_refused(registry: tcgcore.Registry) -> None:
     match = _played("sparks", 4, 3, registry)
-    with pytest.raises(tcgcore.SeatError):
-        determinize(match, 2, Rng.from_seed(1))
+    for seat in (2, -1, True, "0"):
+        with pytest.raises(tcgcore.SeatError):
+            determinize(match, seat, Rng.from_seed(1))  # type: ignore[arg-type]
+    assert determinize(match, 1, Rng.from_seed(1)).view(1) == match.view(1)  # the last seat
 
 
 # ---------------------------------------------------------------- no hidden fact consulted
@@ -241,3 +243,27 @@ def test_sample_pool_hook_none_keeps_cards_in_place(monkeypatch: pytest.MonkeyPa
         assert all(sample.state.cards[c] == match.state.cards[c]
                    for cards in decks.values() for c in cards)
         assert sample.view(0) == match.view(0)
+
+
+def test_a_card_the_seats_own_pending_choice_shows_it_stays_for_that_seat_only(
+        registry: tcgcore.Registry) -> None:
+    import msgspec
+
+    match = tcgcore.new_match("sparks", seed=3, registry=registry)
+    choice = match.pending
+    assert choice is not None and choice.player == 0
+    deck = match.state.zones["deck.0"].cards
+    shown = deck[4]  # a card of seat 0's own deck, which seat 0 cannot see
+    assert not match.engine.can_see(0, match.state.cards[shown])
+    match.state.pending = msgspec.structs.replace(choice, options=[
+        *choice.options, tcgcore.Option(key="peek", label="a card of the deck", card=shown)])
+    real = match.state.cards[shown]
+    rng = Rng.from_seed(9)
+    others = set()
+    for _ in range(40):
+        mine = determinize(match, 0, rng).state
+        assert mine.zones["deck.0"].cards[4] == shown and mine.cards[shown] == real
+        theirs = determinize(match, 1, rng).state
+        top = theirs.zones["deck.0"].cards[4]
+        others.add((top, theirs.cards[top].code))
+    assert len(others) > 1  # for seat 1 the place is redealt like any unseen card

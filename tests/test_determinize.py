@@ -319,3 +319,16 @@ def test_a_sample_keeps_no_events_and_no_decisions(registry: tcgcore.Registry) -
     sample = determinize(match, 0, Rng.from_seed(1))
     assert not sample.keeps_events and sample.decisions == []
     assert match.decisions and sample.registry is match.registry
+
+
+def test_an_unseen_card_attached_to_a_card_stays_where_it_is(registry: tcgcore.Registry) -> None:
+    match = tcgcore.new_match("sparks", seed=5, registry=registry)
+    host = match.state.zones["deck.0"].cards[0]
+    match.engine.move(host, "discard.0")
+    guest = match.state.zones["deck.1"].cards[2]  # unseen by seat 0, attached to a public card
+    match.engine.update_card(guest, attached_to=host)
+    real = match.state.cards[guest]
+    rng = Rng.from_seed(8)
+    for _ in range(20):
+        sample = determinize(match, 0, rng).state
+        assert sample.zones["deck.1"].cards[2] == guest and sample.cards[guest] == real

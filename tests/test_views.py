@@ -290,12 +290,13 @@ def test_a_host_is_named_by_the_alias_of_its_epoch_also_past_the_sight_record(
     assert host_shown(0) == tcgcore.card_alias(state, host, 0)
     # seat 0 loses sight of the host: a new epoch, whose alias is not in the memo yet,
     # while the aliases a wrong memo key would find (cards 2h and h/2) are
-    _identity._MEMO.pop((state.seed, 0), None)
-    for c in (host, 2 * host, host // 2):
-        _identity.lose_sight(state, c, 1)
-    for c in (2 * host, host // 2):
-        tcgcore.card_alias(state, c, 0)
-    assert host_shown(0) == tcgcore.card_alias(state, host, 0)
+    for viewer in (0, 1):
+        _identity._MEMO.pop((state.seed, viewer), None)
+        for c in (host, 2 * host, host // 2):
+            _identity.lose_sight(state, c, 1 << viewer)
+        for c in (2 * host, host // 2):
+            tcgcore.card_alias(state, c, viewer)
+        assert host_shown(viewer) == tcgcore.card_alias(state, host, viewer)
 
 
 def test_a_zone_named_after_a_card_takes_the_viewers_alias_of_its_epoch(
@@ -308,8 +309,13 @@ def test_a_zone_named_after_a_card_takes_the_viewers_alias_of_its_epoch(
     card = state.zones["deck.1"].cards[3]
     m.engine.add_zone(f"at.{card}", "location")
     m.engine.add_zone(f"at.{len(state.cards)}", "location")  # no such card: left as it is
-    _identity.lose_sight(state, card, 1 << 1)  # seat 1 only
+    width = state.num_players + 1
+    # the sight record ends where the card's would start: seat 0 reads past its end
+    state.sight[:] = (state.sight + [0] * (card * width))[:card * width]
+    assert m.view(0).zones[-2].id == f"at.{tcgcore.card_alias(state, card, 0)}"
+    _identity.lose_sight(state, card, 1 << 1)  # seat 1 only: a new epoch, not in the memo
     for viewer in (0, 1, None):
+        _identity._MEMO.pop((state.seed, state.num_players if viewer is None else viewer), None)
         names = [z.id for z in m.view(viewer).zones]
         assert f"at.{tcgcore.card_alias(state, card, viewer)}" in names
         assert f"at.{len(state.cards)}" in names

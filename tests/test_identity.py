@@ -368,3 +368,29 @@ def test_the_sight_record_holds_at_most_one_epoch_per_card_and_viewer() -> None:
         m.engine.move(cid, f"discard.{owner}")
         m.engine.move(cid, f"deck.{owner}")  # out of everybody's sight
         assert 0 < len(m.state.sight) <= len(m.state.cards) * width
+
+
+def test_card_named_finds_a_card_by_instance_id_or_by_any_alias_up_to_its_epoch() -> None:
+    m = tcgcore.new_match("sparks", seed=9)
+    state = m.state
+    n = len(state.cards)
+    width = state.num_players + 1
+    assert tcgcore.card_named(state, 0) == 0 and tcgcore.card_named(state, n - 1) == n - 1
+    for bad in (-1, 1 << 32, (1 << 32) + 5):
+        assert tcgcore.card_named(state, bad) is None
+    cid = 5
+    state.sight[:] = (state.sight + [0] * (cid * width))[:cid * width]  # card 5 has no record
+    for v in range(width):
+        viewer = v if v < state.num_players else None
+        assert _identity.sight_epoch(state, cid, viewer) == 0
+        assert tcgcore.card_named(state, _identity._alias(state.seed, v, cid, 0)) == cid
+        assert tcgcore.card_named(state, _identity._alias(state.seed, v, cid, 1)) is None
+    _identity.lose_sight(state, cid, 1 << 1)  # seat 1 twice
+    _identity.lose_sight(state, cid, 1 << 1)
+    assert _identity.sight_epoch(state, cid, 1) == 2 and _identity.sight_epoch(state, cid, 0) == 0
+    for epoch in (0, 1, 2):  # an alias seat 1 had before names the card too
+        assert tcgcore.card_named(state, _identity._alias(state.seed, 1, cid, epoch)) == cid
+    assert tcgcore.card_named(state, _identity._alias(state.seed, 1, cid, 3)) is None
+    assert tcgcore.card_named(state, _identity._alias(state.seed, 0, cid, 1)) is None
+    past_end = _identity._alias(state.seed, 0, n, 0)  # a card id the match does not have
+    assert tcgcore.card_named(state, past_end) is None

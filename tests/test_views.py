@@ -306,7 +306,7 @@ def test_a_zone_named_after_a_card_takes_the_viewers_alias_of_its_epoch(
     m = tcgcore.new_match("sparks", seed=23, registry=registry)
     monkeypatch.setattr(m.spec, "card_zone_prefixes", ("at.",))
     state = m.state
-    card = state.zones["deck.1"].cards[3]
+    card = next(c for c in state.zones["deck.1"].cards if c % 2 == 0)
     m.engine.add_zone(f"at.{card}", "location")
     m.engine.add_zone(f"at.{len(state.cards)}", "location")  # no such card: left as it is
     width = state.num_players + 1
@@ -315,7 +315,10 @@ def test_a_zone_named_after_a_card_takes_the_viewers_alias_of_its_epoch(
     assert m.view(0).zones[-2].id == f"at.{tcgcore.card_alias(state, card, 0)}"
     _identity.lose_sight(state, card, 1 << 1)  # seat 1 only: a new epoch, not in the memo
     for viewer in (0, 1, None):
-        _identity._MEMO.pop((state.seed, state.num_players if viewer is None else viewer), None)
+        v = state.num_players if viewer is None else viewer
+        _identity._MEMO.pop((state.seed, v), None)
+        for other in (2 * card, card // 2):  # what a wrong memo key would find
+            _identity._alias(state.seed, v, other, _identity.sight_epoch(state, card, viewer))
         names = [z.id for z in m.view(viewer).zones]
         assert f"at.{tcgcore.card_alias(state, card, viewer)}" in names
         assert f"at.{len(state.cards)}" in names

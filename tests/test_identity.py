@@ -394,3 +394,56 @@ def test_card_named_finds_a_card_by_instance_id_or_by_any_alias_up_to_its_epoch(
     assert tcgcore.card_named(state, _identity._alias(state.seed, 0, cid, 1)) is None
     past_end = _identity._alias(state.seed, 0, n, 0)  # a card id the match does not have
     assert tcgcore.card_named(state, past_end) is None
+
+
+def test_moves_into_and_out_of_a_zone_named_after_a_card_name_it_by_each_seats_alias(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    monkeypatch.setattr(m.spec, "card_zone_prefixes", ("at.",))
+    state = m.state
+    loc = state.zones["deck.0"].cards[0]
+    m.engine.move(loc, "discard.0")
+    m.engine.add_zone(f"at.{loc}", "location")
+    guest = state.zones["deck.1"].cards[0]
+    start = state.event_count
+    m.engine.move(guest, f"at.{loc}")
+    m.engine.move(guest, "discard.1")
+    for viewer in (0, 1, None):
+        into, out = m.events_since(start, player=viewer)
+        named = f"at.{tcgcore.card_alias(state, loc, viewer)}"
+        assert (into.dst, out.src) == (named, named) and named != f"at.{loc}"
+        assert into.refs is None and out.refs is None
+    raw_in, raw_out = m.events_since(start, player="all")
+    assert (raw_in.dst, raw_out.src) == (f"at.{loc}", f"at.{loc}")
+
+
+def test_card_named_reads_only_numbers_an_alias_can_be() -> None:
+    m = tcgcore.new_match("sparks", seed=9)
+    state = m.state
+    aliases = {c: tcgcore.card_alias(state, c, 0) for c in range(len(state.cards))}
+    high = next(c for c, a in aliases.items() if a >= 1 << 31)
+    assert tcgcore.card_named(state, aliases[high]) == high  # an alias of 32 bits
+    for alias in aliases.values():  # beyond 32 bits: no alias, whatever the low bits
+        assert tcgcore.card_named(state, (1 << 32) + alias) is None
+        assert tcgcore.card_named(state, alias - (1 << 32)) is None
+
+
+def test_an_event_a_seat_may_not_see_reaches_it_without_card_code_or_secret() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    state = m.state
+    width = state.num_players + 1
+    cid = max(state.zones["hand.0"].cards)
+    state.sight[:] = (state.sight + [0] * (cid * width))[:cid * width]  # no record: no sight
+    start = state.event_count
+    only_0 = 1 << 0
+    m.engine.emit("peek", card=cid, seen_by=only_0)
+    m.engine.emit("named", code="spark3", seen_by=only_0)
+    m.engine.emit("told", secret={"n": 1}, seen_by=only_0)
+    raw = m.events_since(start, player="all")
+    assert raw[0].sight is None and raw[0].card == cid
+    for viewer in (1, None):
+        for ev in m.events_since(start, player=viewer):
+            assert (ev.card, ev.code, ev.secret, ev.sight) == (None, None, {}, None), ev
+    mine = m.events_since(start, player=0)
+    assert mine[0].card == tcgcore.card_alias(state, cid, 0) and mine[1].code == "spark3"
+    assert mine[2].secret == {"n": 1}

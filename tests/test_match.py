@@ -611,3 +611,26 @@ def test_a_replay_whose_match_cannot_be_created_diverges_at_decision_0(
     with pytest.raises(tcgcore.ReplayDivergence, match="cannot be created") as info:
         tcgcore.replay(msgspec.structs.replace(record, options={"colour": "red"}), registry=registry)
     assert info.value.index == 0
+
+
+def test_a_face_down_card_shown_to_its_chooser_is_forgotten_unless_the_chooser_controls_it(
+        registry: tcgcore.Registry) -> None:
+    """_forget_shown for face-down cards: one in a hidden zone (even the chooser's own) or
+    one another seat controls in a public zone leaves the chooser's sight; one the chooser
+    controls in a public zone stays."""
+    m = _new(registry, seed=3)
+    choice = m.pending
+    assert choice is not None and choice.player == 0
+    eng = m.engine
+    in_deck, theirs, mine = m.state.zones["deck.0"].cards[:3]
+    eng.update_card(in_deck, face_down=True)  # seat 0's own, in its hidden deck
+    eng.move(theirs, "discard.1", face_down=True, controller=1)
+    eng.move(mine, "discard.0", face_down=True, controller=0)
+    shown = [tcgcore.Option(key=f"peek{i}", label="a card", card=c)
+             for i, c in enumerate((in_deck, theirs, mine))]
+    m.state.pending = msgspec.structs.replace(choice, options=[*choice.options, *shown])
+    before = {c: tcgcore.card_alias(m.state, c, 0) for c in (in_deck, theirs, mine)}
+    m.choose(0, [])
+    assert tcgcore.card_alias(m.state, in_deck, 0) != before[in_deck]
+    assert tcgcore.card_alias(m.state, theirs, 0) != before[theirs]
+    assert tcgcore.card_alias(m.state, mine, 0) == before[mine]

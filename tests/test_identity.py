@@ -447,3 +447,23 @@ def test_an_event_a_seat_may_not_see_reaches_it_without_card_code_or_secret() ->
     mine = m.events_since(start, player=0)
     assert mine[0].card == tcgcore.card_alias(state, cid, 0) and mine[1].code == "spark3"
     assert mine[2].secret == {"n": 1}
+
+
+def test_a_face_down_card_is_seen_by_its_controller_only_wherever_it_is() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    cid = m.state.zones["deck.1"].cards[0]
+    m.engine.move(cid, "discard.1", face_down=True, controller=0)
+    card = m.state.cards[cid]
+    zone = m.state.zones["discard.1"]
+    assert [_identity.can_see(v, card, zone) for v in (0, 1, None)] == [True, False, False]
+    assert [m.engine.can_see(v, card) for v in (0, 1, None)] == [True, False, False]
+
+
+def test_card_named_reads_the_aliases_of_the_seats_and_the_spectator_only() -> None:
+    m = tcgcore.new_match("sparks", seed=9)
+    state = m.state
+    n = state.num_players
+    for cid in range(len(state.cards)):
+        assert tcgcore.card_named(state, _identity._alias(state.seed, n, cid, 0)) == cid
+        beyond = _identity._alias(state.seed, n + 1, cid, 0)  # no such viewer
+        assert tcgcore.card_named(state, beyond) is None

@@ -467,3 +467,20 @@ def test_card_named_reads_the_aliases_of_the_seats_and_the_spectator_only() -> N
         assert tcgcore.card_named(state, _identity._alias(state.seed, n, cid, 0)) == cid
         beyond = _identity._alias(state.seed, n + 1, cid, 0)  # no such viewer
         assert tcgcore.card_named(state, beyond) is None
+
+
+def test_card_named_refuses_2_to_the_32_even_where_the_alias_0_names_a_card() -> None:
+    """2**32 has the low 32 bits of the alias 0: a match whose seat 0 alias 0 stands for one
+    of its cards (at an epoch the card has reached) must still not read 2**32 as that card."""
+    cards = len(tcgcore.new_match("sparks", seed=0).state.cards)
+    seed = next(s for s in range(200_000) if _identity._unalias(s, 0, 0)[0] < cards)
+    m = tcgcore.new_match("sparks", seed=seed)
+    state = m.state
+    cid, epoch = _identity._unalias(seed, 0, 0)
+    width = state.num_players + 1
+    state.sight[:] = (state.sight + [0] * ((cid + 1) * width))[:max(len(state.sight),
+                                                                    (cid + 1) * width)]
+    state.sight[cid * width] = epoch  # seat 0 has lost sight of the card `epoch` times
+    assert _identity._alias(seed, 0, cid, epoch) == 0
+    assert tcgcore.card_named(state, 0) == 0  # an instance id first
+    assert tcgcore.card_named(state, 1 << 32) is None

@@ -484,3 +484,22 @@ def test_card_named_refuses_2_to_the_32_even_where_the_alias_0_names_a_card() ->
     assert _identity._alias(seed, 0, cid, epoch) == 0
     assert tcgcore.card_named(state, 0) == 0  # an instance id first
     assert tcgcore.card_named(state, 1 << 32) is None
+
+
+def test_card_alias_ignores_the_memo_of_another_epoch_of_the_card() -> None:
+    m = tcgcore.new_match("sparks", seed=31)
+    state = m.state
+    for v, viewer in ((0, 0), (1, 1), (2, None)):
+        _identity._alias(state.seed, v, 3, 0xFFFF)  # the memo holds epoch 65535 of card 3
+        assert _identity.sight_epoch(state, 3, viewer) == 0
+        assert tcgcore.card_alias(state, 3, viewer) == _alias_reference(state.seed, v, 3, 0)
+
+
+def test_an_event_naming_no_card_of_the_match_gets_no_code() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    n = len(m.state.cards)
+    start = m.state.event_count
+    m.engine.emit("odd", card=n)
+    for viewer in (0, 1, None):
+        (ev,) = m.events_since(start, player=viewer)
+        assert ev.code is None

@@ -628,7 +628,8 @@ def test_a_face_down_card_shown_to_its_chooser_is_forgotten_unless_the_chooser_c
     eng.move(mine, "discard.0", face_down=True, controller=0)
     shown = [tcgcore.Option(key=f"peek{i}", label="a card", card=c)
              for i, c in enumerate((in_deck, theirs, mine))]
-    m.state.pending = msgspec.structs.replace(choice, options=[*choice.options, *shown])
+    bare = tcgcore.Option(key="none", label="no card")  # an option without a card first
+    m.state.pending = msgspec.structs.replace(choice, options=[*choice.options, bare, *shown])
     before = {c: tcgcore.card_alias(m.state, c, 0) for c in (in_deck, theirs, mine)}
     m.choose(0, [])
     assert tcgcore.card_alias(m.state, in_deck, 0) != before[in_deck]

@@ -635,3 +635,11 @@ def test_a_face_down_card_shown_to_its_chooser_is_forgotten_unless_the_chooser_c
     assert tcgcore.card_alias(m.state, in_deck, 0) != before[in_deck]
     assert tcgcore.card_alias(m.state, theirs, 0) != before[theirs]
     assert tcgcore.card_alias(m.state, mine, 0) == before[mine]
+
+
+def test_events_since_without_a_number_gives_every_event_from_the_first(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=2)
+    every = m.events_since(player="all")
+    assert every and every[0].seq == 0 and every == m.events_since(0, player="all")
+    assert [e.seq for e in m.events_since()] == [e.seq for e in every]

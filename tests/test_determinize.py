@@ -87,8 +87,10 @@ def test_sample_is_a_function_of_the_callers_rng(registry: tcgcore.Registry) -> 
 
 def test_bad_seat_is_refused(registry: tcgcore.Registry) -> None:
     match = _played("sparks", 4, 3, registry)
-    with pytest.raises(tcgcore.SeatError):
-        determinize(match, 2, Rng.from_seed(1))
+    for seat in (2, -1, True, "0"):
+        with pytest.raises(tcgcore.SeatError, match=r"not a seat of this match \(0\.\.1\)"):
+            determinize(match, seat, Rng.from_seed(1))  # type: ignore[arg-type]
+    assert determinize(match, 1, Rng.from_seed(1)).view(1) == match.view(1)  # the last seat
 
 
 # ---------------------------------------------------------------- no hidden fact consulted
@@ -241,3 +243,92 @@ def test_sample_pool_hook_none_keeps_cards_in_place(monkeypatch: pytest.MonkeyPa
         assert all(sample.state.cards[c] == match.state.cards[c]
                    for cards in decks.values() for c in cards)
         assert sample.view(0) == match.view(0)
+
+
+def test_a_card_the_seats_own_pending_choice_shows_it_stays_for_that_seat_only(
+        registry: tcgcore.Registry) -> None:
+    import msgspec
+
+    match = tcgcore.new_match("sparks", seed=3, registry=registry)
+    choice = match.pending
+    assert choice is not None and choice.player == 0
+    deck = match.state.zones["deck.0"].cards
+    shown = deck[4]  # a card of seat 0's own deck, which seat 0 cannot see
+    assert not match.engine.can_see(0, match.state.cards[shown])
+    match.state.pending = msgspec.structs.replace(choice, options=[
+        *choice.options, tcgcore.Option(key="peek", label="a card of the deck", card=shown)])
+    real = match.state.cards[shown]
+    rng = Rng.from_seed(9)
+    others = set()
+    below: set[tuple[str, ...]] = set()
+    for _ in range(40):
+        mine = determinize(match, 0, rng).state
+        assert mine.zones["deck.0"].cards[4] == shown and mine.cards[shown] == real
+        below.add(tuple(mine.cards[c].code for c in mine.zones["deck.0"].cards[5:]))
+        theirs = determinize(match, 1, rng).state
+        top = theirs.zones["deck.0"].cards[4]
+        others.add((top, theirs.cards[top].code))
+    assert len(others) > 1  # for seat 1 the place is redealt like any unseen card
+    assert len(below) > 1  # for seat 0 the cards below the kept one are redealt too
+
+
+def test_a_face_down_card_the_seat_controls_in_another_seats_hand_stays(
+        registry: tcgcore.Registry) -> None:
+    """In a zone closed to the seat (another seat's owner-only hand) the seat still sees a
+    face-down card it controls: the sample keeps it; the rest of that hand is redealt, a
+    face-down card of the hand's own seat too."""
+    match = tcgcore.new_match("sparks", seed=5, registry=registry)
+    hand = match.state.zones["hand.1"].cards
+    theirs, mine = hand[0], hand[1]
+    match.engine.update_card(theirs, face_down=True)
+    match.engine.update_card(mine, face_down=True, controller=0)
+    assert match.engine.can_see(0, match.state.cards[mine])
+    assert not match.engine.can_see(0, match.state.cards[theirs])
+    real = match.state.cards[mine]
+    rng = Rng.from_seed(4)
+    before, after = set(), set()
+    for _ in range(30):
+        sample = determinize(match, 0, rng)
+        cards = sample.state.zones["hand.1"].cards
+        assert cards[1] == mine and sample.state.cards[mine] == real
+        assert sample.view(0) == match.view(0)
+        before.add(sample.state.cards[cards[0]].code)
+        after.add(sample.state.cards[cards[2]].code)
+    assert len(before) > 1 and len(after) > 1
+
+
+def test_a_face_down_card_after_a_face_up_one_in_a_public_zone_is_redealt(
+        registry: tcgcore.Registry) -> None:
+    match = tcgcore.new_match("sparks", seed=5, registry=registry)
+    up, down = match.state.zones["deck.1"].cards[:2]
+    match.engine.move(up, "discard.1", face_down=False)
+    match.engine.move(down, "discard.1", face_down=True)
+    assert match.state.zones["discard.1"].cards == [up, down]
+    rng = Rng.from_seed(6)
+    codes = set()
+    for _ in range(30):
+        sample = determinize(match, 0, rng).state
+        first, second = sample.zones["discard.1"].cards
+        assert first == up and sample.cards[up] == match.state.cards[up]
+        codes.add(sample.cards[second].code)
+    assert len(codes) > 1
+
+
+def test_a_sample_keeps_no_events_and_no_decisions(registry: tcgcore.Registry) -> None:
+    match = _played("sparks", 4, 6, registry)
+    sample = determinize(match, 0, Rng.from_seed(1))
+    assert not sample.keeps_events and sample.decisions == []
+    assert match.decisions and sample.registry is match.registry
+
+
+def test_an_unseen_card_attached_to_a_card_stays_where_it_is(registry: tcgcore.Registry) -> None:
+    match = tcgcore.new_match("sparks", seed=5, registry=registry)
+    host = match.state.zones["deck.0"].cards[0]
+    match.engine.move(host, "discard.0")
+    guest = match.state.zones["deck.1"].cards[2]  # unseen by seat 0, attached to a public card
+    match.engine.update_card(guest, attached_to=host)
+    real = match.state.cards[guest]
+    rng = Rng.from_seed(8)
+    for _ in range(20):
+        sample = determinize(match, 0, rng).state
+        assert sample.zones["deck.1"].cards[2] == guest and sample.cards[guest] == real

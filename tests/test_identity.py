@@ -368,3 +368,138 @@ def test_the_sight_record_holds_at_most_one_epoch_per_card_and_viewer() -> None:
         m.engine.move(cid, f"discard.{owner}")
         m.engine.move(cid, f"deck.{owner}")  # out of everybody's sight
         assert 0 < len(m.state.sight) <= len(m.state.cards) * width
+
+
+def test_card_named_finds_a_card_by_instance_id_or_by_any_alias_up_to_its_epoch() -> None:
+    m = tcgcore.new_match("sparks", seed=9)
+    state = m.state
+    n = len(state.cards)
+    width = state.num_players + 1
+    assert tcgcore.card_named(state, 0) == 0 and tcgcore.card_named(state, n - 1) == n - 1
+    for bad in (-1, 1 << 32, (1 << 32) + 5):
+        assert tcgcore.card_named(state, bad) is None
+    cid = 5
+    state.sight[:] = (state.sight + [0] * (cid * width))[:cid * width]  # card 5 has no record
+    for v in range(width):
+        viewer = v if v < state.num_players else None
+        assert _identity.sight_epoch(state, cid, viewer) == 0
+        assert tcgcore.card_named(state, _identity._alias(state.seed, v, cid, 0)) == cid
+        assert tcgcore.card_named(state, _identity._alias(state.seed, v, cid, 1)) is None
+    _identity.lose_sight(state, cid, 1 << 1)  # seat 1 twice
+    _identity.lose_sight(state, cid, 1 << 1)
+    assert _identity.sight_epoch(state, cid, 1) == 2 and _identity.sight_epoch(state, cid, 0) == 0
+    for epoch in (0, 1, 2):  # an alias seat 1 had before names the card too
+        assert tcgcore.card_named(state, _identity._alias(state.seed, 1, cid, epoch)) == cid
+    assert tcgcore.card_named(state, _identity._alias(state.seed, 1, cid, 3)) is None
+    assert tcgcore.card_named(state, _identity._alias(state.seed, 0, cid, 1)) is None
+    past_end = _identity._alias(state.seed, 0, n, 0)  # a card id the match does not have
+    assert tcgcore.card_named(state, past_end) is None
+
+
+def test_moves_into_and_out_of_a_zone_named_after_a_card_name_it_by_each_seats_alias(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    monkeypatch.setattr(m.spec, "card_zone_prefixes", ("at.",))
+    state = m.state
+    loc = state.zones["deck.0"].cards[0]
+    m.engine.move(loc, "discard.0")
+    m.engine.add_zone(f"at.{loc}", "location")
+    guest = state.zones["deck.1"].cards[0]
+    start = state.event_count
+    m.engine.move(guest, f"at.{loc}")
+    m.engine.move(guest, "discard.1")
+    for viewer in (0, 1, None):
+        into, out = m.events_since(start, player=viewer)
+        named = f"at.{tcgcore.card_alias(state, loc, viewer)}"
+        assert (into.dst, out.src) == (named, named) and named != f"at.{loc}"
+        assert into.refs is None and out.refs is None
+    raw_in, raw_out = m.events_since(start, player="all")
+    assert (raw_in.dst, raw_out.src) == (f"at.{loc}", f"at.{loc}")
+
+
+def test_card_named_reads_only_numbers_an_alias_can_be() -> None:
+    m = tcgcore.new_match("sparks", seed=9)
+    state = m.state
+    aliases = {c: tcgcore.card_alias(state, c, 0) for c in range(len(state.cards))}
+    high = next(c for c, a in aliases.items() if a >= 1 << 31)
+    assert tcgcore.card_named(state, aliases[high]) == high  # an alias of 32 bits
+    for alias in aliases.values():  # beyond 32 bits: no alias, whatever the low bits
+        assert tcgcore.card_named(state, (1 << 32) + alias) is None
+        assert tcgcore.card_named(state, alias - (1 << 32)) is None
+
+
+def test_an_event_a_seat_may_not_see_reaches_it_without_card_code_or_secret() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    state = m.state
+    width = state.num_players + 1
+    cid = max(state.zones["hand.0"].cards)
+    state.sight[:] = (state.sight + [0] * (cid * width))[:cid * width]  # no record: no sight
+    start = state.event_count
+    only_0 = 1 << 0
+    m.engine.emit("peek", card=cid, seen_by=only_0)
+    m.engine.emit("named", code="spark3", seen_by=only_0)
+    m.engine.emit("told", secret={"n": 1}, seen_by=only_0)
+    raw = m.events_since(start, player="all")
+    assert raw[0].sight is None and raw[0].card == cid
+    for viewer in (1, None):
+        for ev in m.events_since(start, player=viewer):
+            assert (ev.card, ev.code, ev.secret, ev.sight) == (None, None, {}, None), ev
+    mine = m.events_since(start, player=0)
+    assert mine[0].card == tcgcore.card_alias(state, cid, 0) and mine[1].code == "spark3"
+    assert mine[2].secret == {"n": 1}
+
+
+def test_a_face_down_card_is_seen_by_its_controller_only_wherever_it_is() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    cid = m.state.zones["deck.1"].cards[0]
+    m.engine.move(cid, "discard.1", face_down=True, controller=0)
+    card = m.state.cards[cid]
+    zone = m.state.zones["discard.1"]
+    assert [_identity.can_see(v, card, zone) for v in (0, 1, None)] == [True, False, False]
+    assert [m.engine.can_see(v, card) for v in (0, 1, None)] == [True, False, False]
+
+
+def test_card_named_reads_the_aliases_of_the_seats_and_the_spectator_only() -> None:
+    m = tcgcore.new_match("sparks", seed=9)
+    state = m.state
+    n = state.num_players
+    for cid in range(len(state.cards)):
+        assert tcgcore.card_named(state, _identity._alias(state.seed, n, cid, 0)) == cid
+        beyond = _identity._alias(state.seed, n + 1, cid, 0)  # no such viewer
+        assert tcgcore.card_named(state, beyond) is None
+
+
+def test_card_named_refuses_2_to_the_32_even_where_the_alias_0_names_a_card() -> None:
+    """2**32 has the low 32 bits of the alias 0: a match whose seat 0 alias 0 stands for one
+    of its cards (at an epoch the card has reached) must still not read 2**32 as that card."""
+    cards = len(tcgcore.new_match("sparks", seed=0).state.cards)
+    seed = next(s for s in range(200_000) if _identity._unalias(s, 0, 0)[0] < cards)
+    m = tcgcore.new_match("sparks", seed=seed)
+    state = m.state
+    cid, epoch = _identity._unalias(seed, 0, 0)
+    width = state.num_players + 1
+    state.sight[:] = (state.sight + [0] * ((cid + 1) * width))[:max(len(state.sight),
+                                                                    (cid + 1) * width)]
+    state.sight[cid * width] = epoch  # seat 0 has lost sight of the card `epoch` times
+    assert _identity._alias(seed, 0, cid, epoch) == 0
+    assert tcgcore.card_named(state, 0) == 0  # an instance id first
+    assert tcgcore.card_named(state, 1 << 32) is None
+
+
+def test_card_alias_ignores_the_memo_of_another_epoch_of_the_card() -> None:
+    m = tcgcore.new_match("sparks", seed=31)
+    state = m.state
+    for v, viewer in ((0, 0), (1, 1), (2, None)):
+        _identity._alias(state.seed, v, 3, 0xFFFF)  # the memo holds epoch 65535 of card 3
+        assert _identity.sight_epoch(state, 3, viewer) == 0
+        assert tcgcore.card_alias(state, 3, viewer) == _alias_reference(state.seed, v, 3, 0)
+
+
+def test_an_event_naming_no_card_of_the_match_gets_no_code() -> None:
+    m = tcgcore.new_match("sparks", seed=5)
+    n = len(m.state.cards)
+    start = m.state.event_count
+    m.engine.emit("odd", card=n)
+    for viewer in (0, 1, None):
+        (ev,) = m.events_since(start, player=viewer)
+        assert ev.code is None

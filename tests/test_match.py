@@ -164,6 +164,27 @@ def test_a_save_encodes_the_decisions_as_the_envelope_does(registry: tcgcore.Reg
     assert len(m.decisions) > 15 and m.to_bytes() == plain(m)
 
 
+def test_a_save_of_65535_and_of_65536_decisions_has_the_envelopes_array_header(
+        registry: tcgcore.Registry) -> None:
+    """msgpack writes an array of up to 65,535 items with a 2-byte length, a longer one with
+    a 4-byte length: the saved decisions' header changes exactly there."""
+    from tcgcore._match import FORMAT_VERSION, _Envelope
+
+    m = _new(registry, seed=8)
+    for count in (65535, 65536):
+        decisions = [tcgcore.Decision(i % 2, [f"card:{i % 7}"], "mulligan", 3)
+                     for i in range(count)]
+        big = Match(m.spec, m.state, seed=m.seed, players=m.players, options=m.options,
+                    decisions=decisions, plugins=m.plugins, registry=registry)
+        raw = big.spec.codecs.mp_enc.encode(big.state)
+        plain = msgspec.msgpack.encode(_Envelope(
+            format=FORMAT_VERSION, game=big.spec.name, game_version=big.spec.version,
+            plugins=big.plugins, seed=big.seed, players=big.players, options=big.options,
+            decisions=decisions, meta=big.meta, state=msgspec.Raw(raw)))
+        assert big.to_bytes() == plain
+        assert Match.from_bytes(plain, registry=registry).decisions == decisions
+
+
 def test_a_clone_has_its_own_sight_epochs(registry: tcgcore.Registry) -> None:
     m = _new(registry, seed=3)
     c = m.clone()
@@ -473,3 +494,152 @@ def test_the_first_card_shown_out_of_sight_is_forgotten_too(registry: tcgcore.Re
     before = tcgcore.card_alias(m.state, 0, 0)
     m.choose(0, [])
     assert tcgcore.card_alias(m.state, 0, 0) != before
+
+
+# ---------------------------------------------------------------- saves: what a load checks
+
+
+def test_a_digest_is_blake2b_128_of_the_state_in_hex(registry: tcgcore.Registry) -> None:
+    import hashlib
+
+    m = _new(registry, seed=7)
+    raw = m.spec.codecs.mp_enc_det.encode(m.state)
+    assert m.digest() == hashlib.blake2b(raw, digest_size=16).hexdigest()
+    assert len(m.digest()) == 32 and int(m.digest(), 16) >= 0
+
+
+def test_format_0_and_below_are_refused_as_format_1_loads(registry: tcgcore.Registry) -> None:
+    good = _new(registry).to_json()
+    record = _new(registry).replay().to_json()
+    assert Match.from_json(_edit_json(good, format=1), registry=registry).pending is not None
+    for fmt in (0, -1):
+        with pytest.raises(tcgcore.FormatVersionError, match=f"save format {fmt} is not"):
+            Match.from_json(_edit_json(good, format=fmt), registry=registry)
+        with pytest.raises(tcgcore.FormatVersionError, match=f"replay format {fmt} is not"):
+            tcgcore.ReplayRecord.from_bytes(_edit_json(record, format=fmt))
+
+
+def test_a_refused_file_is_named_as_a_save_or_a_replay_in_its_format(
+        registry: tcgcore.Registry) -> None:
+    with pytest.raises(tcgcore.StateDecodeError, match=r"not a tcgcore save \(msgpack\)"):
+        Match.from_bytes(b"\xc1\xc1", registry=registry)
+    with pytest.raises(tcgcore.StateDecodeError, match=r"not a tcgcore save \(JSON\)"):
+        Match.from_bytes(b'{"format": "one"}', registry=registry)
+    with pytest.raises(tcgcore.StateDecodeError, match=r"not a tcgcore replay \(msgpack\)"):
+        tcgcore.ReplayRecord.from_bytes(b"\xc1\xc1")
+    with pytest.raises(tcgcore.StateDecodeError, match=r"not a tcgcore replay \(JSON\)"):
+        tcgcore.ReplayRecord.from_bytes(b'{"format": "one"}')
+    m = _new(registry)
+    with pytest.raises(tcgcore.StateDecodeError, match=r"expected a save, found a 'replay'"):
+        Match.from_bytes(m.replay().to_bytes(), registry=registry)
+    with pytest.raises(tcgcore.StateDecodeError, match=r"expected a replay, found a 'match'"):
+        tcgcore.ReplayRecord.from_bytes(m.to_bytes())
+    # past the head: a state that does not decode names the save's game and format
+    doc = msgspec.json.decode(m.to_json())
+    doc["state"]["turn"] = "three"
+    with pytest.raises(tcgcore.StateDecodeError, match=r"corrupt sparks save \(JSON\)"):
+        Match.from_json(msgspec.json.encode(doc), registry=registry)
+    raw = msgspec.msgpack.decode(m.to_bytes())
+    raw["state"] = msgspec.msgpack.encode({"turn": "three"})
+    bad = msgspec.msgpack.encode({**raw, "state": msgspec.Raw(raw["state"])})
+    with pytest.raises(tcgcore.StateDecodeError, match=r"corrupt sparks save \(msgpack\)"):
+        Match.from_bytes(bad, registry=registry)
+
+
+def test_json_is_sniffed_when_its_brace_is_within_the_first_64_bytes(
+        registry: tcgcore.Registry) -> None:
+    good = _new(registry).to_json()
+    loaded = Match.from_bytes(b" " * 63 + good, registry=registry)
+    assert loaded.state_bytes() == Match.from_json(good, registry=registry).state_bytes()
+    with pytest.raises(tcgcore.StateDecodeError, match=r"\(msgpack\)"):
+        Match.from_bytes(b" " * 64 + good, registry=registry)
+
+
+def test_a_loaded_match_keeps_the_registry_it_was_loaded_from(registry: tcgcore.Registry) -> None:
+    data = _new(registry).to_bytes()
+    assert Match.from_bytes(data, registry=registry).registry is registry
+    assert Match.from_json(_new(registry).to_json(), registry=registry).registry is registry
+
+
+@pytest.mark.parametrize("field, value", [("seed", 2), ("players", 3)])
+def test_a_save_whose_envelope_and_state_disagree_on_one_fact_is_refused(
+        registry: tcgcore.Registry, field: str, value: int) -> None:
+    good = _new(registry, seed=1).to_json()
+    with pytest.raises(tcgcore.StateDecodeError, match="envelope and state disagree"):
+        Match.from_json(_edit_json(good, **{field: value}), registry=registry)
+
+
+# ---------------------------------------------------------------- replays: what a replay checks
+
+
+def _record_of_three(registry: tcgcore.Registry) -> tcgcore.ReplayRecord:
+    m = _new(registry, seed=12)
+    skip_mulligans(m)  # decisions 0 and 1: the mulligans (3 options each)
+    choice = m.pending
+    assert choice is not None
+    m.choose(choice.player, choice.keys[0])
+    return m.replay()
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"kind": "set_card"}, "recorded seat 1 'set_card' with 3 options"),
+    ({"options": 4}, "recorded seat 1 'mulligan' with 4 options"),
+    ({"player": 0}, "recorded seat 0 'mulligan' with 3 options"),
+])
+def test_replay_stops_at_a_decision_made_at_another_kind_seat_or_option_count(
+        registry: tcgcore.Registry, change: dict[str, Any], words: str) -> None:
+    record = _record_of_three(registry)
+    decisions = list(record.decisions)
+    assert (decisions[1].player, decisions[1].kind, decisions[1].options) == (1, "mulligan", 3)
+    decisions[1] = msgspec.structs.replace(decisions[1], **change)  # the keys stay legal
+    with pytest.raises(tcgcore.ReplayDivergence, match=words) as info:
+        tcgcore.replay(msgspec.structs.replace(record, decisions=decisions), registry=registry)
+    assert info.value.index == 1
+
+
+def test_replay_of_decisions_without_kind_checks_only_their_keys(
+        registry: tcgcore.Registry) -> None:
+    record = _record_of_three(registry)
+    bare = [tcgcore.Decision(d.player, d.keys) for d in record.decisions]
+    again = tcgcore.replay(msgspec.structs.replace(record, decisions=bare), registry=registry)
+    assert again.digest() == record.digest and again.registry is registry
+
+
+def test_a_replay_whose_match_cannot_be_created_diverges_at_decision_0(
+        registry: tcgcore.Registry) -> None:
+    record = _record_of_three(registry)
+    with pytest.raises(tcgcore.ReplayDivergence, match="cannot be created") as info:
+        tcgcore.replay(msgspec.structs.replace(record, options={"colour": "red"}), registry=registry)
+    assert info.value.index == 0
+
+
+def test_a_face_down_card_shown_to_its_chooser_is_forgotten_unless_the_chooser_controls_it(
+        registry: tcgcore.Registry) -> None:
+    """_forget_shown for face-down cards: one in a hidden zone (even the chooser's own) or
+    one another seat controls in a public zone leaves the chooser's sight; one the chooser
+    controls in a public zone stays."""
+    m = _new(registry, seed=3)
+    choice = m.pending
+    assert choice is not None and choice.player == 0
+    eng = m.engine
+    in_deck, theirs, mine = m.state.zones["deck.0"].cards[:3]
+    eng.update_card(in_deck, face_down=True)  # seat 0's own, in its hidden deck
+    eng.move(theirs, "discard.1", face_down=True, controller=1)
+    eng.move(mine, "discard.0", face_down=True, controller=0)
+    shown = [tcgcore.Option(key=f"peek{i}", label="a card", card=c)
+             for i, c in enumerate((in_deck, theirs, mine))]
+    bare = tcgcore.Option(key="none", label="no card")  # an option without a card first
+    m.state.pending = msgspec.structs.replace(choice, options=[*choice.options, bare, *shown])
+    before = {c: tcgcore.card_alias(m.state, c, 0) for c in (in_deck, theirs, mine)}
+    m.choose(0, [])
+    assert tcgcore.card_alias(m.state, in_deck, 0) != before[in_deck]
+    assert tcgcore.card_alias(m.state, theirs, 0) != before[theirs]
+    assert tcgcore.card_alias(m.state, mine, 0) == before[mine]
+
+
+def test_events_since_without_a_number_gives_every_event_from_the_first(
+        registry: tcgcore.Registry) -> None:
+    m = _new(registry, seed=2)
+    every = m.events_since(player="all")
+    assert every and every[0].seq == 0 and every == m.events_since(0, player="all")
+    assert [e.seq for e in m.events_since()] == [e.seq for e in every]

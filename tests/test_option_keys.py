@@ -56,6 +56,26 @@ def test_reading_a_missing_or_non_numeric_part_raises_naming_the_key() -> None:
         tcgcore.parse_key("end").card  # noqa: B018 - the property raises
 
 
+def test_number_and_text_read_the_first_part_after_the_verb_by_default() -> None:
+    key = tcgcore.parse_key("play:34:0")
+    assert key.number() == 34 and key.text() == "34"
+    assert tcgcore.parse_key("move:-7:2").number() == -7
+
+
+@pytest.mark.parametrize("part", ["x9", "-", "--1", "9-", "-x"])
+def test_a_part_that_is_not_a_decimal_integer_is_refused_by_number(part: str) -> None:
+    key = tcgcore.parse_key(f"code:{part}")
+    with pytest.raises(tcgcore.EngineError, match="is not an integer"):
+        key.number()
+
+
+def test_a_parsed_key_is_immutable_and_hashable() -> None:
+    key = tcgcore.parse_key("play:34:0")
+    with pytest.raises(AttributeError):
+        key.verb = "end"  # type: ignore[misc]
+    assert {key: 1}[tcgcore.parse_key("play:34:0")] == 1
+
+
 def test_card_option_names_the_card_as_the_first_key_part_and_as_the_option_card() -> None:
     option = tcgcore.card_option("play", 34, "Knife", 0)
     assert option == Option(key="play:34:0", label="Knife", card=34)

@@ -263,3 +263,63 @@ def test_view_records_are_built_by_field_name() -> None:
     for record, args in records:
         with pytest.raises(TypeError):
             record(*args)
+
+
+def test_a_host_is_named_by_the_alias_of_its_epoch_also_past_the_sight_record(
+        registry: tcgcore.Registry) -> None:
+    from tcgcore import _identity
+
+    m = tcgcore.new_match("sparks", seed=23, registry=registry)
+    eng, state = m.engine, m.state
+    width = state.num_players + 1
+    host = next(c for c in state.zones["deck.0"].cards
+                if c % 2 == 0 and c >= 2 and 2 * c < len(state.cards))
+    guest = next(c for c in state.zones["deck.0"].cards if c != host)
+    eng.move(guest, "discard.0")  # before the host's zone in the view
+    eng.move(host, "discard.1")
+    eng.update_card(guest, attached_to=host)
+
+    def host_shown(viewer: int) -> int | None:
+        alias = tcgcore.card_alias(state, guest, viewer)
+        card = next(c for c in _zone(m.view(viewer), "discard.0").cards if c and c.id == alias)
+        return card.attached_to
+
+    # the sight record ends where the host's would start: seat 0 reads past its end
+    state.sight[:] = (state.sight + [0] * (host * width))[:host * width]
+    assert len(state.sight) == host * width
+    assert host_shown(0) == tcgcore.card_alias(state, host, 0)
+    # seat 0 loses sight of the host: a new epoch, whose alias is not in the memo yet,
+    # while the aliases a wrong memo key would find (cards 2h and h/2) are
+    for viewer in (0, 1):
+        _identity._MEMO.pop((state.seed, viewer), None)
+        for c in (host, 2 * host, host // 2):
+            _identity.lose_sight(state, c, 1 << viewer)
+        for c in (2 * host, host // 2):
+            tcgcore.card_alias(state, c, viewer)
+        assert host_shown(viewer) == tcgcore.card_alias(state, host, viewer)
+
+
+def test_a_zone_named_after_a_card_takes_the_viewers_alias_of_its_epoch(
+        registry: tcgcore.Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcgcore import _identity
+
+    m = tcgcore.new_match("sparks", seed=23, registry=registry)
+    monkeypatch.setattr(m.spec, "card_zone_prefixes", ("at.",))
+    state = m.state
+    card = next(c for c in state.zones["deck.1"].cards if c % 2 == 0)
+    m.engine.add_zone(f"at.{card}", "location")
+    m.engine.add_zone(f"at.{len(state.cards)}", "location")  # no such card: left as it is
+    width = state.num_players + 1
+    # the sight record ends where the card's would start: seat 0 reads past its end
+    state.sight[:] = (state.sight + [0] * (card * width))[:card * width]
+    assert m.view(0).zones[-2].id == f"at.{tcgcore.card_alias(state, card, 0)}"
+    _identity.lose_sight(state, card, 1 << 1)  # seat 1 only: a new epoch, not in the memo
+    for viewer in (0, 1, None):
+        v = state.num_players if viewer is None else viewer
+        _identity._MEMO.pop((state.seed, v), None)
+        for other in (2 * card, card // 2):  # what a wrong memo key would find
+            _identity._alias(state.seed, v, other, _identity.sight_epoch(state, card, viewer))
+        names = [z.id for z in m.view(viewer).zones]
+        assert f"at.{tcgcore.card_alias(state, card, viewer)}" in names
+        assert f"at.{len(state.cards)}" in names
+    assert tcgcore.card_alias(state, card, 1) != _identity._alias(state.seed, 1, card, 0)

@@ -319,6 +319,17 @@ def test_A993_3_vengeance_awaits_later_clears_the_ritual_site() -> None:
     assert enemy_health(st(m), enemy(m, "01157")) == 14
 
 
+def test_A993_3_vengeance_awaits_spawns_umordhoth_at_a_ritual_site_that_is_card_0() -> None:
+    """Agenda 3 (01145) flipped with the Ritual Site already in play as card 0 (the first
+    location of the description): Umôrdhoth still spawns there."""
+    d = woods(phase="mythos", round=2, agendas=["01145"], agenda_doom=4, acts=["01148"],
+              set_aside=["01157"], tokens=["+1"] * 4)
+    d["locations"].insert(0, {"code": "01156"})
+    m = scenario(d)
+    assert loc(m, "01156") == 0
+    assert st(m).cards[enemy(m, "01157")].zone == "at.0"
+
+
 def test_A993_4_unveiling_the_plan_spawns_the_cultists_who_got_away() -> None:
     d = woods(inv(where="01150", clues=3), acts=["01146", "01147"], set_aside=["01156"])
     m = tcgcore.new_match("arkham_card", seed=0, players=1, scenario=d,

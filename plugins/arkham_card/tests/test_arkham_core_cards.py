@@ -364,6 +364,42 @@ def test_A975_10_look_what_i_found_after_a_near_miss() -> None:
     assert st(m).inv[0].clues == 2 and "01079" in codes_in(m, "discard.0")
 
 
+def test_A975_10_look_what_i_found_by_exactly_2_but_not_by_3() -> None:
+    """"Look what I found!" (01079) after failing an investigation by 2 or less: Wendy
+    (intellect 3) at the Test Vault (shroud 4) fails by 2 with a -1 and may play it; with a
+    -2 she fails by 3 and may not."""
+    for token, offered in (("-1", True), ("-2", False)):
+        m = scenario(desc(inv("01005", hand=["01079"], location="t_loc_vault"),
+                          tokens=[token], locations=[{"code": "t_loc_vault", "clues": 3}]))
+        answer(m, "investigate")
+        answer(m)  # commit nothing
+        answer(m, "pass")  # Wendy keeps the token (A975.11)
+        assert events(m, "test_failed")[-1].amount == (-2 if offered else -3)
+        assert (kind(m) == "use_trigger") is offered
+        if offered:
+            answer(m, "yes")
+            assert st(m).inv[0].clues == 2
+        else:
+            assert kind(m) == "action" and codes_in(m, "hand.0") == ["01079"]
+
+
+SPELL = {"code": "x_spell", "name": "Spark", "type_code": "event", "cost": 0,
+         "traits": "Spell.", "effects": [{"op": "gain_resources", "amount": 1}]}
+
+
+def test_A974_6_heirloom_of_hyperborea_draws_after_a_spell() -> None:
+    """Heirloom of Hyperborea (01012): after Agnes plays a Spell event she may draw 1 card
+    (declined: none)."""
+    for use in ("yes", "no"):
+        m = scenario(desc(inv("01004", assets=["01012"], hand=["x_spell"], deck=["01089"] * 3),
+                          cards=[SPELL]))
+        play(m, "x_spell")
+        assert kind(m) == "use_trigger"
+        answer(m, use)
+        assert codes_in(m, "hand.0") == (["01089"] if use == "yes" else [])
+        assert len(codes_in(m, "deck.0")) == (2 if use == "yes" else 3)
+
+
 def test_A975_10_guard_dog_bites_back() -> None:
     m = scenario(desc(inv(assets=["01021"]), phase="enemy",
                       enemies=[{"code": "t_ghoul", "engaged": 0}]))

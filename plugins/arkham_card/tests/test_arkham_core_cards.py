@@ -464,6 +464,15 @@ def test_every_investigator_plays_the_gathering(code: str) -> None:
     assert m.result is not None
 
 
+def test_A976_5_stubborn_detective_blanks_only_the_investigator_card() -> None:
+    """Under Stubborn Detective (01103) Skids' own fast ability is gone, but the ability of
+    an asset in play after his card (.38 Special, 01006) is still offered."""
+    m = scenario(desc(inv("01003", assets=["01006"]), enemies=[{"code": "01103", "engaged": 0}]))
+    gun = enemy(m, "01006")
+    assert f"activate:{gun}:0" in keys(m)
+    assert not any(k.startswith(f"fast:{st(m).inv[0].card}:") for k in keys(m))
+
+
 def test_A976_5_stubborn_detective_blanks_its_bearer() -> None:
     from tcgcore_arkham_card.rules import dof, investigator_blank
 

@@ -112,6 +112,22 @@ def test_A973_4_agnes_deals_damage_after_horror_and_elder_sign() -> None:
     assert st(m2).cards[enemy(m2, "t_ghoul")].counters.get("damage") == 1
 
 
+def test_A973_4_a_scenario_defined_investigator_with_agnes_reaction_uses_it() -> None:
+    """An investigator defined by the scenario (not in the card pool) with Agnes Baker's
+    reaction (after horror: 1 damage to an enemy here) is offered it like Agnes."""
+    agnes = {"code": "x_agnes", "name": "Agnes Again", "type_code": "investigator",
+             "skill_willpower": 5, "skill_intellect": 2, "skill_combat": 2, "skill_agility": 3,
+             "health": 6, "sanity": 8,
+             "abilities": [{"kind": "reaction", "trigger": "after_horror", "limit": "phase",
+                            "effects": [{"op": "damage_enemy", "amount": 1}]}]}
+    m = scenario(desc(inv("x_agnes"), phase="mythos", round=2, encounter_deck=["t_dread"],
+                      tokens=["-4"], cards=[agnes],
+                      enemies=[{"code": "t_ghoul", "location": "t_loc_a", "exhausted": True}]))
+    pass_until(m, "use_trigger")
+    answer(m, "yes")
+    assert st(m).cards[enemy(m, "t_ghoul")].counters.get("damage") == 1
+
+
 def test_A973_5_wendy_elder_sign_succeeds_with_her_amulet() -> None:
     for assets, ok in (([], False), (["01014"], True)):
         m = scenario(desc(inv("01005", location="t_loc_vault", assets=assets),

@@ -503,3 +503,13 @@ def test_A976_5_stubborn_detective_blanks_its_bearer() -> None:
     assert any(k.startswith(f"fast:{st(m2).inv[0].card}:") for k in keys(m2))
     m3 = scenario(desc(inv("01003", resources=5), enemies=[{"code": "01103", "engaged": 0}]))
     assert not any(k.startswith(f"fast:{st(m3).inv[0].card}:") for k in keys(m3))
+
+
+def test_A994_8_a_treachery_without_a_skill_bonus_leaves_the_skills_alone() -> None:
+    """Hospital Debts (01011) in Skids' threat area changes none of his skills, with or
+    without scenario-defined cards in the match (which take the rules' general path)."""
+    extra = [{"code": "x_note", "name": "Note", "type_code": "asset", "cost": 0}]
+    for cards in ([], extra):
+        m = scenario(desc(inv("01003", threat=["01011"]), cards=cards))
+        assert [skill_value(st(m), 0, s) for s in ("willpower", "intellect", "combat",
+                                                    "agility")] == [2, 3, 3, 4]

@@ -96,3 +96,14 @@ def test_A612_2_any_card_that_gains_surge_draws_after_it_resolves() -> None:
     left, drawn = _order(m, gloom, voices)
     assert gained < left < drawn
     assert codes_in(m, "threat.0") == ["t_voices"]
+
+
+def test_A612_2_surge_from_a_card_that_is_not_resolving_draws_at_once() -> None:
+    """A surge gained from a card in play (not an encounter card resolving) draws the next
+    encounter card at once (A612.2): a scenario-defined asset's fast ability with the op."""
+    bell = {"code": "x_bell", "name": "Bell", "type_code": "asset", "cost": 0,
+            "abilities": [{"kind": "fast", "exhaust": True, "effects": [{"op": "surge"}]}]}
+    m = scenario(desc(inv(assets=["x_bell"]), cards=[bell], encounter_deck=["t_dread", "t_omen"]))
+    answer(m, f"fast:{enemy(m, 'x_bell')}:0")
+    assert codes_in(m, "encounter") == ["t_omen"]
+    assert "t_dread" in codes_in(m, "encounter_discard")

@@ -265,3 +265,15 @@ def test_A404_3_restricted_additional_action_is_used_first() -> None:
     assert st(m).inv[0].actions == 3 and st(m).inv[0].special_actions == []
     answer(m, f"activate:{tome}:0")
     assert st(m).inv[0].actions == 2
+
+
+def test_A108_a_fast_ability_that_boosts_a_test_waits_for_a_test() -> None:
+    """Test Focus (fast: +1 intellect for this skill test) is not offered among a turn's
+    options, where there is no test to boost, but is in an investigation's test window."""
+    m = scenario(desc(guard(assets=["t_focus"]), tokens=["0"]))
+    focus = enemy(m, "t_focus")
+    assert kind(m) == "action"
+    assert keys(m) == ["draw", "resource", "investigate", f"move:{loc(m, 't_loc_b')}",
+                       "end_turn"]
+    answer(m, "investigate")
+    assert kind(m) == "fast_window" and keys(m) == [f"fast:{focus}:0", "pass"]

@@ -158,3 +158,13 @@ def test_A211_6_victory_locations_without_clues_count_at_the_end() -> None:
                   "acts": ["t_act_clues"]})
     answer(m, "advance_act")
     assert m.result is not None and m.result.detail["victory"] == 1
+
+
+def test_A801_1_the_panel_shows_an_act_without_a_clue_threshold_as_needing_0() -> None:
+    """The public panel's clues needed (A801.1): 0 for an act that advances otherwise
+    (t_act2, t_act_none), printed clues times investigators for a clue act (t_act1: 2)."""
+    from tcgcore_arkham_card.plugin import view_extra
+
+    for act, need in (("t_act_none", 0), ("t_act2", 0), ("t_act1", 4)):
+        m = scenario(desc(inv(), inv("t_inv_seeker"), acts=[act]))
+        assert view_extra(st(m), 0)["act"]["clues_needed"] == need

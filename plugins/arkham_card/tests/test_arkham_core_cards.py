@@ -112,6 +112,22 @@ def test_A973_4_agnes_deals_damage_after_horror_and_elder_sign() -> None:
     assert st(m2).cards[enemy(m2, "t_ghoul")].counters.get("damage") == 1
 
 
+def test_A973_4_a_scenario_defined_investigator_with_agnes_reaction_uses_it() -> None:
+    """An investigator defined by the scenario (not in the card pool) with Agnes Baker's
+    reaction (after horror: 1 damage to an enemy here) is offered it like Agnes."""
+    agnes = {"code": "x_agnes", "name": "Agnes Again", "type_code": "investigator",
+             "skill_willpower": 5, "skill_intellect": 2, "skill_combat": 2, "skill_agility": 3,
+             "health": 6, "sanity": 8,
+             "abilities": [{"kind": "reaction", "trigger": "after_horror", "limit": "phase",
+                            "effects": [{"op": "damage_enemy", "amount": 1}]}]}
+    m = scenario(desc(inv("x_agnes"), phase="mythos", round=2, encounter_deck=["t_dread"],
+                      tokens=["-4"], cards=[agnes],
+                      enemies=[{"code": "t_ghoul", "location": "t_loc_a", "exhausted": True}]))
+    pass_until(m, "use_trigger")
+    answer(m, "yes")
+    assert st(m).cards[enemy(m, "t_ghoul")].counters.get("damage") == 1
+
+
 def test_A973_5_wendy_elder_sign_succeeds_with_her_amulet() -> None:
     for assets, ok in (([], False), (["01014"], True)):
         m = scenario(desc(inv("01005", location="t_loc_vault", assets=assets),
@@ -364,6 +380,42 @@ def test_A975_10_look_what_i_found_after_a_near_miss() -> None:
     assert st(m).inv[0].clues == 2 and "01079" in codes_in(m, "discard.0")
 
 
+def test_A975_10_look_what_i_found_by_exactly_2_but_not_by_3() -> None:
+    """"Look what I found!" (01079) after failing an investigation by 2 or less: Wendy
+    (intellect 3) at the Test Vault (shroud 4) fails by 2 with a -1 and may play it; with a
+    -2 she fails by 3 and may not."""
+    for token, offered in (("-1", True), ("-2", False)):
+        m = scenario(desc(inv("01005", hand=["01079"], location="t_loc_vault"),
+                          tokens=[token], locations=[{"code": "t_loc_vault", "clues": 3}]))
+        answer(m, "investigate")
+        answer(m)  # commit nothing
+        answer(m, "pass")  # Wendy keeps the token (A975.11)
+        assert events(m, "test_failed")[-1].amount == (-2 if offered else -3)
+        assert (kind(m) == "use_trigger") is offered
+        if offered:
+            answer(m, "yes")
+            assert st(m).inv[0].clues == 2
+        else:
+            assert kind(m) == "action" and codes_in(m, "hand.0") == ["01079"]
+
+
+SPELL = {"code": "x_spell", "name": "Spark", "type_code": "event", "cost": 0,
+         "traits": "Spell.", "effects": [{"op": "gain_resources", "amount": 1}]}
+
+
+def test_A974_6_heirloom_of_hyperborea_draws_after_a_spell() -> None:
+    """Heirloom of Hyperborea (01012): after Agnes plays a Spell event she may draw 1 card
+    (declined: none)."""
+    for use in ("yes", "no"):
+        m = scenario(desc(inv("01004", assets=["01012"], hand=["x_spell"], deck=["01089"] * 3),
+                          cards=[SPELL]))
+        play(m, "x_spell")
+        assert kind(m) == "use_trigger"
+        answer(m, use)
+        assert codes_in(m, "hand.0") == (["01089"] if use == "yes" else [])
+        assert len(codes_in(m, "deck.0")) == (2 if use == "yes" else 3)
+
+
 def test_A975_10_guard_dog_bites_back() -> None:
     m = scenario(desc(inv(assets=["01021"]), phase="enemy",
                       enemies=[{"code": "t_ghoul", "engaged": 0}]))
@@ -428,6 +480,15 @@ def test_every_investigator_plays_the_gathering(code: str) -> None:
     assert m.result is not None
 
 
+def test_A976_5_stubborn_detective_blanks_only_the_investigator_card() -> None:
+    """Under Stubborn Detective (01103) Skids' own fast ability is gone, but the ability of
+    an asset in play after his card (.38 Special, 01006) is still offered."""
+    m = scenario(desc(inv("01003", assets=["01006"]), enemies=[{"code": "01103", "engaged": 0}]))
+    gun = enemy(m, "01006")
+    assert f"activate:{gun}:0" in keys(m)
+    assert not any(k.startswith(f"fast:{st(m).inv[0].card}:") for k in keys(m))
+
+
 def test_A976_5_stubborn_detective_blanks_its_bearer() -> None:
     from tcgcore_arkham_card.rules import dof, investigator_blank
 
@@ -442,3 +503,13 @@ def test_A976_5_stubborn_detective_blanks_its_bearer() -> None:
     assert any(k.startswith(f"fast:{st(m2).inv[0].card}:") for k in keys(m2))
     m3 = scenario(desc(inv("01003", resources=5), enemies=[{"code": "01103", "engaged": 0}]))
     assert not any(k.startswith(f"fast:{st(m3).inv[0].card}:") for k in keys(m3))
+
+
+def test_A994_8_a_treachery_without_a_skill_bonus_leaves_the_skills_alone() -> None:
+    """Hospital Debts (01011) in Skids' threat area changes none of his skills, with or
+    without scenario-defined cards in the match (which take the rules' general path)."""
+    extra = [{"code": "x_note", "name": "Note", "type_code": "asset", "cost": 0}]
+    for cards in ([], extra):
+        m = scenario(desc(inv("01003", threat=["01011"]), cards=cards))
+        assert [skill_value(st(m), 0, s) for s in ("willpower", "intellect", "combat",
+                                                    "agility")] == [2, 3, 3, 4]

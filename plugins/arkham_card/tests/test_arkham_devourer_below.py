@@ -319,6 +319,17 @@ def test_A993_3_vengeance_awaits_later_clears_the_ritual_site() -> None:
     assert enemy_health(st(m), enemy(m, "01157")) == 14
 
 
+def test_A993_3_vengeance_awaits_spawns_umordhoth_at_a_ritual_site_that_is_card_0() -> None:
+    """Agenda 3 (01145) flipped with the Ritual Site already in play as card 0 (the first
+    location of the description): Umôrdhoth still spawns there."""
+    d = woods(phase="mythos", round=2, agendas=["01145"], agenda_doom=4, acts=["01148"],
+              set_aside=["01157"], tokens=["+1"] * 4)
+    d["locations"].insert(0, {"code": "01156"})
+    m = scenario(d)
+    assert loc(m, "01156") == 0
+    assert st(m).cards[enemy(m, "01157")].zone == "at.0"
+
+
 def test_A993_4_unveiling_the_plan_spawns_the_cultists_who_got_away() -> None:
     d = woods(inv(where="01150", clues=3), acts=["01146", "01147"], set_aside=["01156"])
     m = tcgcore.new_match("arkham_card", seed=0, players=1, scenario=d,
@@ -425,6 +436,31 @@ def test_A994_5_goat_spawn_and_relentless_dark_young() -> None:
     assert st(m2).cards[enemy(m2, "01179")].counters["damage"] == 1
 
 
+def test_A994_5_goat_spawn_defeated_away_from_card_0_horrifies_everyone_there() -> None:
+    """Goat Spawn (01180) at a location whose card id is not 0 (so its id is tested as a
+    location, not as 0): each investigator there takes 1 horror, one elsewhere none."""
+    m = scenario(woods(inv(where="01150"), inv("t_inv_seeker", where="01150"),
+                       inv("t_inv_rogue", where="01151"), tokens=["+1"],
+                       enemies=[{"code": "01180", "engaged": 0, "damage": 2}]))
+    assert loc(m, "01150") > 0
+    answer(m, "inv:0")
+    answer(m, f"fight:{enemy(m, '01180')}")
+    assert "01180" in codes_in(m, "encounter_discard")
+    assert [st(m).inv[s].horror for s in range(3)] == [1, 1, 0]
+
+
+def test_A994_3_the_yellow_sign_without_a_madness_weakness_draws_nothing() -> None:
+    """The Yellow Sign (01176) failed with no Madness weakness in the deck: 2 horror, no
+    card drawn, and no other card (such as card 1) taken for the one not found."""
+    m = scenario(woods(inv("t_inv_mystic", deck=["t_guts"] * 3), phase="mythos", round=2,
+                       encounter_deck=["01176"], tokens=["-5"]))
+    assert st(m).inv[0].horror == 2
+    assert codes_in(m, "hand.0") == []
+    assert codes_in(m, "deck.0") == ["t_guts"] * 3
+    assert not events(m, "drawn")
+    assert codes_in(m, "locations") == ["01149", *WOODS]  # card 1 (a location) stays in play
+
+
 def test_A994_6_umordhoth_is_massive_readies_and_takes_lita() -> None:
     d = woods(inv(assets=["01117"]), inv("t_inv_seeker"), extra=("01156",),
               acts=["01145b"], agendas=[], tokens=["-5", "-5"],
@@ -524,6 +560,18 @@ def test_A995_3_cultist_puts_doom_on_the_nearest_enemy() -> None:
                         enemies=[{"code": "01160", "location": "01150"}]))
     answer(m2, "investigate")
     assert st(m2).cards[enemy(m2, "01160")].counters["doom"] == 2
+
+
+def test_A995_3_cultist_doom_goes_to_the_nearest_enemy_from_a_location_other_than_card_0() -> None:
+    """The cultist token (A995.3) measured from a location whose card id is not 0: the enemy
+    there gets the doom, not the lower-numbered enemy farther away."""
+    m = scenario(woods(inv(where="01150"), tokens=["cultist"], token_effects=tokens(),
+                       enemies=[{"code": "01160", "location": "01149"},
+                                {"code": "01169", "location": "01150", "exhausted": True}]))
+    assert loc(m, "01150") > 0 and enemy(m, "01160") < enemy(m, "01169")
+    answer(m, "investigate")
+    assert st(m).cards[enemy(m, "01169")].counters["doom"] == 1
+    assert not st(m).cards[enemy(m, "01160")].counters.get("doom")
 
 
 def test_A995_4_tablet_and_elder_thing() -> None:

@@ -384,3 +384,16 @@ def test_A606_1_patrol_toward_a_target_whatever_its_place_and_not_without_one() 
                   "locations": [{"code": c} for c in rooms[:3]],
                   "enemies": [{"code": "t_warden", "location": "t_loc_vault"}]})
     assert where(m, enemy(m, "t_warden")) == loc(m, "t_loc_vault")
+
+
+def test_A604_2_an_engaged_aloof_enemy_can_be_fought() -> None:
+    """Aloof (A604.2) keeps only an unengaged enemy out of the fight targets: the Test Shade
+    engaged with the other investigator here may be fought (A413.1), with a fight event
+    (Test Backstab) too, which is then worth playing (A904.2); unengaged it may not be."""
+    m = scenario(desc(inv(hand=["t_backstab"]), inv("t_inv_seeker"),
+                      enemies=[{"code": "t_shade", "engaged": 1}]))
+    answer(m, "inv:0")
+    assert f"fight:{enemy(m, 't_shade')}" in keys(m)
+    assert f"play:{enemy(m, 't_backstab')}" in keys(m)
+    m2 = scenario(desc(inv(), enemies=[{"code": "t_shade", "location": "t_loc_a"}]))
+    assert f"fight:{enemy(m2, 't_shade')}" not in keys(m2)

@@ -147,6 +147,19 @@ def test_A418_5_agenda_3_moves_ghouls_toward_the_parlor_and_adds_doom() -> None:
     assert st(m).cards[agenda].counters["doom"] >= 1  # a Ghoul in the Hallway at round end
 
 
+def test_A418_5_only_the_current_agenda_forced_abilities_resolve() -> None:
+    """With agenda 2 (01106) current and agenda 3 (01107) beneath it, agenda 3's forced
+    abilities (Ghouls move toward the Parlor, doom per Ghoul) do not resolve."""
+    m = scenario(house(inv(where="01113"), phase="enemy", agendas=["01106", "01107"],
+                       locations=[{"code": "01112"}, {"code": "01113"}, {"code": "01114"},
+                                  {"code": "01115"}],
+                       enemies=[{"code": "01160", "location": "01114", "exhausted": True}]))
+    assert st(m).cards[enemy(m, "01160")].zone == f"at.{loc(m, '01114')}"
+    agenda = st(m).zones["agendas"].cards[0]
+    assert st(m).cards[agenda].code == "01106"
+    assert st(m).cards[agenda].counters["doom"] == 1  # the next mythos phase's doom only
+
+
 def test_frozen_in_fear_first_move_costs_two_and_end_of_turn_test() -> None:
     m = scenario(house(inv(threat=["01164"]), tokens=["+1"], encounter_deck=["01166"]))
     answer(m, f"move:{loc(m, '01113')}")

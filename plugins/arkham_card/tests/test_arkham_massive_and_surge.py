@@ -109,3 +109,14 @@ def test_A612_2_a_surge_chain_stops_at_its_cap_and_leaves_no_surge_mark() -> Non
                       encounter_deck=["x_gloom"] * (MAX_SURGE + 5)))
     assert codes_in(m, "encounter_discard").count("x_gloom") == MAX_SURGE + 1
     assert not [k for k in st(m).inv[0].limits if k.startswith("surge:")]
+
+
+def test_A612_2_surge_from_a_card_that_is_not_resolving_draws_at_once() -> None:
+    """A surge gained from a card in play (not an encounter card resolving) draws the next
+    encounter card at once (A612.2): a scenario-defined asset's fast ability with the op."""
+    bell = {"code": "x_bell", "name": "Bell", "type_code": "asset", "cost": 0,
+            "abilities": [{"kind": "fast", "exhaust": True, "effects": [{"op": "surge"}]}]}
+    m = scenario(desc(inv(assets=["x_bell"]), cards=[bell], encounter_deck=["t_dread", "t_omen"]))
+    answer(m, f"fast:{enemy(m, 'x_bell')}:0")
+    assert codes_in(m, "encounter") == ["t_omen"]
+    assert "t_dread" in codes_in(m, "encounter_discard")

@@ -303,6 +303,35 @@ def test_A983_3_A984_6_six_cultists_in_victory_advance_the_act() -> None:
     assert result(m).detail["resolution"] == "R1"
 
 
+def test_A983_3_only_unique_cultists_count_toward_the_act() -> None:
+    """Act 1 (01123) counts the different unique Cultist enemies in the victory display:
+    four unique ones with an Acolyte and a Wizard of the Order (Cultists, not unique) and
+    Victoria Devereux added are five, not enough; the act does not advance."""
+    from tcgcore_arkham_card.midnight_masks import unique_trait_in_victory
+
+    m = scenario(town(inv("01134", resources=5),
+                      victory=["01137", "01138", "01139", "01141", "01169", "01170"],
+                      enemies=[{"code": "01140", "location": "01134", "exhausted": True}],
+                      resolutions={"R1": "win", "R2": "loss"}))
+    answer(m, act_key(m, "01140"))
+    assert unique_trait_in_victory(st(m), "Cultist") == ["01137", "01138", "01139", "01140",
+                                                          "01141"]
+    assert m.result is None and codes_in(m, "acts") == ["01123"]
+
+
+def test_A983_4_a_scenario_defined_cultist_counts_for_the_skull() -> None:
+    """The most doom on one Cultist in play (the skull, A983.4) counts an enemy the scenario
+    defines itself, not only the card pool's."""
+    from tcgcore_arkham_card.midnight_masks import max_doom_on_trait
+
+    zealot = {"code": "x_zealot", "name": "Zealot", "type_code": "enemy", "traits": "Cultist.",
+              "health": 2, "enemy_fight": 2, "enemy_evade": 2, "enemy_damage": 1,
+              "enemy_horror": 1}
+    m = scenario(town(inv(), cards=[zealot],
+                      enemies=[{"code": "x_zealot", "location": "01132", "doom": 2}]))
+    assert max_doom_on_trait(st(m), "Cultist") == 2
+
+
 def test_A983_4_reference_card_tokens() -> None:
     m = mm(players=2, seed=2)
     state = st(m)

@@ -226,3 +226,12 @@ def test_A306_1_the_lead_option_is_a_seat_number(lead: Any) -> None:
     with pytest.raises(tcgcore.OptionsError, match=r"option 'lead' must be a seat 0\.\.1"):
         new(2, lead=lead)
     assert new(2, lead=1).state.lead == 1
+
+
+def test_A101_the_game_takes_one_to_four_investigators() -> None:
+    """1 and 4 investigators are accepted, 0 and 5 refused with the range."""
+    for n in (1, 4):
+        assert tcgcore.new_match("arkham_card", seed=0, players=n).state.num_players == n
+    for n in (0, 5):
+        with pytest.raises(tcgcore.OptionsError, match=r"players must be 1\.\.4"):
+            tcgcore.new_match("arkham_card", seed=0, players=n)

@@ -56,6 +56,16 @@ def test_093_1_attack_order() -> None:
     assert st.attack_order == expect
 
 
+def test_093_3_ties_put_the_first_player_first_when_that_is_seat_1() -> None:
+    """093.2, 093.3 with seat 1 as the first player: at equal agility (3) seat 1's RB and
+    Beyonder come before seat 0's, and each player's RB before their Beyonder."""
+    m = build(game(player(units=["seer_b5", "", "", ""]), hunter(units=["hunter_b9", "", "", ""]),
+                   phase="battle", first_player=1), pool=POOL)
+    until(m, "attack")
+    st = m.state
+    assert st.attack_order == [st.rb[1], find(m, "hunter_b9"), st.rb[0], find(m, "seer_b5")]
+
+
 def test_092_1_start_of_battle_effects_in_agility_order() -> None:
     """092.1, 092.2, 091.1, 012.5: characters' start-of-battle effects by agility, then
     other cards' (first player first), before the attack order is fixed."""

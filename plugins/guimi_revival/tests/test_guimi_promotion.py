@@ -85,6 +85,19 @@ def test_087_3_reward_with_empty_extra_deck_still_draws() -> None:
     assert m.pending is not None and m.pending.kind == "main_action"
 
 
+def test_087_3_a_spirit_world_of_seven_before_the_promotion_is_not_full_for_the_reward() -> None:
+    """087.3, 034.1 at the threshold: with seven cards in the Spirit World the promotion takes
+    the characteristic out, six are left and the reward still sets an extra-deck card there
+    (the Spirit World is full again) and draws."""
+    m = _promo(player(spirit_world=["seer_potion8"] + ["ev_blessing"] * 6, extra=["x_gift"]))
+    pick(m, f"promote:{find(m, 'seer_potion8')}")
+    assert len(ids(m, "spirit.0")) == 6
+    pick(m, "set_first", "reward_order")
+    pick(m, f"extra:{find(m, 'x_gift')}", "reward_pick")
+    assert len(ids(m, "spirit.0")) == 7 and m.state.cards[find(m, "x_gift")].face_down
+    assert len(ids(m, "hand.0")) == 1
+
+
 def test_085_5_failed_check_madness_and_placement() -> None:
     """085.1, 085.2, 085.3, 085.4, 085.5, 081.2, 112.1d, 016.4: with an undigested
     characteristic the check reveals the top card; a card of another pathway fails: the RB

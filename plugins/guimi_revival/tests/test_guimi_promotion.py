@@ -230,6 +230,19 @@ def test_089_3_automatic_ascension_option() -> None:
     assert m.state.ascend_round[0] == 1
 
 
+def test_089_3_automatic_ascension_begins_once_and_completes_after_round_2() -> None:
+    """089.3, 089.5, 089.6 with ``ascension_start = automatic``: the state checks begin the
+    ascension once; the slumbering RB is not on the field, so later checks leave its start
+    round (1) alone and it wins after round 2's battle phase."""
+    m = _promo(player(sequence=0, spirit_world=GOO), ascension_start="automatic")
+    for _ in range(2):
+        finish_round(m)
+    began = [e for e in m.events_since(0, player="all") if e.kind == "ascension_began"]
+    assert len(began) == 1 and m.state.ascend_round[0] == 1
+    assert m.result is not None and m.result.winners == [0]
+    assert m.result.reason == "great_old_one"
+
+
 def test_089_7_recheck_option() -> None:
     """089.7: by default requirements are not checked again; with ``ascension_recheck = yes``
     a lost requirement cancels the ascension and the RB returns."""

@@ -254,6 +254,20 @@ def test_099_1_status_abilities_and_battle_effects_end() -> None:
     assert len(ids(m, "hand.0")) >= hand + 1
 
 
+def test_099_1_a_face_up_status_card_draws_in_the_end_step() -> None:
+    """099.1, 035.2: a face-up status card's ability (t_status: draw 1) happens in the end
+    step, before the next round starts: one card drawn there, so round 2's draw makes two."""
+    m = battle(player(status=["t_status"]), hunter())
+    hand, deck = len(ids(m, "hand.0")), len(ids(m, "deck.0"))
+    finish_round(m)
+    evs = m.events_since(0, player="all")
+    end = next(i for i, e in enumerate(evs)
+               if e.kind == "phase" and e.data.get("phase") == "battle end step")
+    nxt = next(i for i, e in enumerate(evs) if e.kind == "round_started" and i > end)
+    assert [e.kind for e in evs[end:nxt] if e.kind == "drawn" and e.player == 0] == ["drawn"]
+    assert len(ids(m, "hand.0")) == hand + 2 and len(ids(m, "deck.0")) == deck - 2
+
+
 def test_101_1_only_rb_makes_attack_check() -> None:
     """101.1, 101.2, 101.4, 101.5, 101.7: an attacking RB reveals its top card, which goes to
     hand (not a draw); a unit's attack makes no check."""

@@ -358,6 +358,18 @@ def test_102_6_knowledge_moor() -> None:
     assert f"attack:{item}" not in keys(m)
 
 
+def test_102_6_protection_ends_at_the_next_battle_phase_for_both_seats() -> None:
+    """102.6: "until the next battle phase" ends when that battle phase starts, for the
+    first player's item as for the second player's: both are attack targets again."""
+    prot: dict[str, Any] = {"code": "it_charm", "counters": {"protect": 1}}
+    m = battle(player(units=["t_strong", "", "", prot]), hunter(units=["t_strong", "", "", prot]))
+    for p in (0, 1):
+        item = ids(m, f"units.{p}")[-1]
+        assert not m.state.cards[item].counters.get("protect")
+    until(m, "attack")
+    assert f"attack:{ids(m, 'units.1')[-1]}" in keys(m)
+
+
 def test_102_7_tenebrous_world_and_scope() -> None:
     """102.7, 102.10, 013.6: the opponent's characters get -100 (the RB too by default), never
     below 0 by default (``strength_floor = none`` allows negatives)."""

@@ -253,7 +253,9 @@ def test_089_7_recheck_option() -> None:
         for _ in range(2):
             finish_round(m)
         if expect is None:
-            assert m.state.ascend_round[0] == -1 and m.state.cards[m.state.rb[0]].zone == "revival.0"
+            rb = m.state.cards[m.state.rb[0]]
+            assert m.state.ascend_round[0] == -1 and rb.zone == "revival.0"
+            assert not rb.face_down  # 031.5: the field is face up
         else:
             assert m.result is not None and m.result.reason == expect
 

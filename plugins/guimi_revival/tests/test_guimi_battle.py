@@ -56,6 +56,16 @@ def test_093_1_attack_order() -> None:
     assert st.attack_order == expect
 
 
+def test_093_3_ties_put_the_first_player_first_when_that_is_seat_1() -> None:
+    """093.2, 093.3 with seat 1 as the first player: at equal agility (3) seat 1's RB and
+    Beyonder come before seat 0's, and each player's RB before their Beyonder."""
+    m = build(game(player(units=["seer_b5", "", "", ""]), hunter(units=["hunter_b9", "", "", ""]),
+                   phase="battle", first_player=1), pool=POOL)
+    until(m, "attack")
+    st = m.state
+    assert st.attack_order == [st.rb[1], find(m, "hunter_b9"), st.rb[0], find(m, "seer_b5")]
+
+
 def test_092_1_start_of_battle_effects_in_agility_order() -> None:
     """092.1, 092.2, 091.1, 012.5: characters' start-of-battle effects by agility, then
     other cards' (first player first), before the attack order is fixed."""
@@ -244,6 +254,20 @@ def test_099_1_status_abilities_and_battle_effects_end() -> None:
     assert len(ids(m, "hand.0")) >= hand + 1
 
 
+def test_099_1_a_face_up_status_card_draws_in_the_end_step() -> None:
+    """099.1, 035.2: a face-up status card's ability (t_status: draw 1) happens in the end
+    step, before the next round starts: one card drawn there, so round 2's draw makes two."""
+    m = battle(player(status=["t_status"]), hunter())
+    hand, deck = len(ids(m, "hand.0")), len(ids(m, "deck.0"))
+    finish_round(m)
+    evs = m.events_since(0, player="all")
+    end = next(i for i, e in enumerate(evs)
+               if e.kind == "phase" and e.data.get("phase") == "battle end step")
+    nxt = next(i for i, e in enumerate(evs) if e.kind == "round_started" and i > end)
+    assert [e.kind for e in evs[end:nxt] if e.kind == "drawn" and e.player == 0] == ["drawn"]
+    assert len(ids(m, "hand.0")) == hand + 2 and len(ids(m, "deck.0")) == deck - 2
+
+
 def test_101_1_only_rb_makes_attack_check() -> None:
     """101.1, 101.2, 101.4, 101.5, 101.7: an attacking RB reveals its top card, which goes to
     hand (not a draw); a unit's attack makes no check."""
@@ -332,6 +356,18 @@ def test_102_6_knowledge_moor() -> None:
     pick(m, f"card:{item}", "source_trigger")
     until(m, "attack")
     assert f"attack:{item}" not in keys(m)
+
+
+def test_102_6_protection_ends_at_the_next_battle_phase_for_both_seats() -> None:
+    """102.6: "until the next battle phase" ends when that battle phase starts, for the
+    first player's item as for the second player's: both are attack targets again."""
+    prot: dict[str, Any] = {"code": "it_charm", "counters": {"protect": 1}}
+    m = battle(player(units=["t_strong", "", "", prot]), hunter(units=["t_strong", "", "", prot]))
+    for p in (0, 1):
+        item = ids(m, f"units.{p}")[-1]
+        assert not m.state.cards[item].counters.get("protect")
+    until(m, "attack")
+    assert f"attack:{ids(m, 'units.1')[-1]}" in keys(m)
 
 
 def test_102_7_tenebrous_world_and_scope() -> None:

@@ -270,6 +270,20 @@ def test_112_7_a_beyonder_card_driven_mad_by_an_effect() -> None:
     assert "mad" not in m.state.cards[target].counters
 
 
+def test_112_5_a_beyonder_card_with_other_counters_is_not_mad() -> None:
+    """112.5, 112.7: only the ``mad`` counter makes a Beyonder card mad: a unit carrying
+    another counter (+100 strength this battle phase) can still be driven mad."""
+    m = build(game(player(hand=["t_ev_madden_unit"]),
+                   player("rb_hunter", units=[{"code": "hunter_b9", "counters": {"bp_str": 100}},
+                                              "", "", ""])), pool=POOL)
+    target = find(m, "hunter_b9")
+    pick(m, f"event:{find(m, 't_ev_madden_unit')}:up")
+    assert keys(m) == [f"card:{target}"]
+    pick(m, f"card:{target}", "effect_target")
+    assert m.state.cards[target].counters.get("mad")  # 1, or 2 once its controller's turn began
+    assert any(e.kind == "went_mad" and e.card == target for e in m.events_since(0, player="all"))
+
+
 def test_112_7_mad_beyonder_card_cannot_support_or_intercept() -> None:
     """112.7, 112.3, 095.1, 095.2 (R27): a mad back-row Beyonder card is offered neither to
     intercept an attack on its side nor to support its side's attack; it can still attack."""

@@ -81,3 +81,17 @@ def test_012_6_quick_window_leaves_out_a_quick_event_that_cannot_act() -> None:
     pick(m, f"play:{find(m, 'seer_b9')}:0", "main_action")
     fig = ids(m, "spirit.1")[0]
     assert keys(m) == [f"quick:{fig}", "pass"]
+
+
+@covers("seer_b2")
+def test_034_2_set_extra_into_a_full_spirit_world_offers_no_target() -> None:
+    """034.2 (R4): the Miracle Invoker's "set an extra-deck card" asks
+    for no target while the Spirit World holds 7 cards; the extra deck is untouched. With 6
+    it asks."""
+    for full, asked in ((7, False), (6, True)):
+        m = build(game(player(sequence=2, hand=["seer_b2"], extra=["uniq_seer"],
+                              spirit_world=["seer_ev_tarot"] * full)))
+        pick(m, f"play:{find(m, 'seer_b2')}:0", "main_action")
+        assert (m.pending is not None and m.pending.kind == "effect_target") == asked
+        if not asked:
+            assert codes(m, "extra.0") == ["uniq_seer"] and len(ids(m, "spirit.0")) == 7

@@ -85,6 +85,19 @@ def test_087_3_reward_with_empty_extra_deck_still_draws() -> None:
     assert m.pending is not None and m.pending.kind == "main_action"
 
 
+def test_087_3_a_spirit_world_of_seven_before_the_promotion_is_not_full_for_the_reward() -> None:
+    """087.3, 034.1 at the threshold: with seven cards in the Spirit World the promotion takes
+    the characteristic out, six are left and the reward still sets an extra-deck card there
+    (the Spirit World is full again) and draws."""
+    m = _promo(player(spirit_world=["seer_potion8"] + ["ev_blessing"] * 6, extra=["x_gift"]))
+    pick(m, f"promote:{find(m, 'seer_potion8')}")
+    assert len(ids(m, "spirit.0")) == 6
+    pick(m, "set_first", "reward_order")
+    pick(m, f"extra:{find(m, 'x_gift')}", "reward_pick")
+    assert len(ids(m, "spirit.0")) == 7 and m.state.cards[find(m, "x_gift")].face_down
+    assert len(ids(m, "hand.0")) == 1
+
+
 def test_085_5_failed_check_madness_and_placement() -> None:
     """085.1, 085.2, 085.3, 085.4, 085.5, 081.2, 112.1d, 016.4: with an undigested
     characteristic the check reveals the top card; a card of another pathway fails: the RB
@@ -217,6 +230,19 @@ def test_089_3_automatic_ascension_option() -> None:
     assert m.state.ascend_round[0] == 1
 
 
+def test_089_3_automatic_ascension_begins_once_and_completes_after_round_2() -> None:
+    """089.3, 089.5, 089.6 with ``ascension_start = automatic``: the state checks begin the
+    ascension once; the slumbering RB is not on the field, so later checks leave its start
+    round (1) alone and it wins after round 2's battle phase."""
+    m = _promo(player(sequence=0, spirit_world=GOO), ascension_start="automatic")
+    for _ in range(2):
+        finish_round(m)
+    began = [e for e in m.events_since(0, player="all") if e.kind == "ascension_began"]
+    assert len(began) == 1 and m.state.ascend_round[0] == 1
+    assert m.result is not None and m.result.winners == [0]
+    assert m.result.reason == "great_old_one"
+
+
 def test_089_7_recheck_option() -> None:
     """089.7: by default requirements are not checked again; with ``ascension_recheck = yes``
     a lost requirement cancels the ascension and the RB returns."""
@@ -227,7 +253,9 @@ def test_089_7_recheck_option() -> None:
         for _ in range(2):
             finish_round(m)
         if expect is None:
-            assert m.state.ascend_round[0] == -1 and m.state.cards[m.state.rb[0]].zone == "revival.0"
+            rb = m.state.cards[m.state.rb[0]]
+            assert m.state.ascend_round[0] == -1 and rb.zone == "revival.0"
+            assert not rb.face_down  # 031.5: the field is face up
         else:
             assert m.result is not None and m.result.reason == expect
 

@@ -46,3 +46,12 @@ def test_014_2_the_gate_reads_the_printed_rank() -> None:
     assert f"play:{pot}:0" in keys(m) and f"play:{b6}:0" not in keys(m)
     m = build(game(player(sequence=6, hand=["seer_potion6", "seer_b6"])))
     assert f"play:{pot}:0" in keys(m) and f"play:{b6}:0" in keys(m)
+
+
+@covers("ev_convergence")
+def test_013_1_converge_takes_sequence_3_and_higher_not_4() -> None:
+    """013.1, 013.2 (R1): the Law of Convergence's "sequence 3 or higher" includes sequence 3
+    and leaves sequence 4 out (a higher sequence is a smaller number)."""
+    m = build(game(player(sequence=4, hand=["ev_convergence", "seer_b3", "seer_b4"])))
+    pick(m, f"event:{find(m, 'ev_convergence')}:up", "main_action")
+    assert keys(m) == [f"card:{find(m, 'seer_b3')}"]

@@ -176,6 +176,21 @@ def test_074_11_quick_event_in_same_round_battle_and_option() -> None:
     assert m.pending is not None and m.pending.kind != "quick_event"
 
 
+def test_074_11_a_card_set_this_round_leaves_an_older_set_card_usable() -> None:
+    """074.11 with ``quick_event_same_round_battle = forbidden``: the quick event set this
+    round is left out of the battle window, and one set before it, listed after it in the
+    Spirit World, is still offered."""
+    desc = game(player(spirit_world=[
+        {"code": "t_ev_qdraw", "face_down": True, "counters": {"set_turn": 2, "set_round": 1}},
+        {"code": "t_ev_qdraw", "face_down": True}]), phase="battle")
+    m = build(desc, pool=POOL, quick_event_same_round_battle="forbidden")
+    new, old = ids(m, "spirit.0")
+    assert m.pending is not None and m.pending.kind == "quick_event"
+    assert keys(m) == [f"quick:{old}", "pass"]
+    pick(m, f"quick:{old}")
+    assert codes(m, "underworld.0") == ["t_ev_qdraw"] and m.state.cards[new].face_down
+
+
 def test_074_10_quick_from_hand_option() -> None:
     """074.10 (R10): a quick event is never activated from hand, only set; with the variant
     ``quick_event_from_hand = allowed`` it may also be activated from hand in its owner's main

@@ -29,7 +29,9 @@ For each target the script:
 ``--sample N`` runs only N of a target's selected mutants, drawn in a fixed pseudo-random order
 (by a hash of ``--sample-seed``, default 0, and each mutant's operator, place and occurrence,
 so the same N always picks the same mutants and a larger N keeps the smaller sample and adds
-to it); the score of a sample comes with its Wilson 95 % interval. A whole module of a
+to it; a mutant that has run is never dropped again); the score of a sample comes with its
+Wilson 95 % interval. Give ``--rerun-survivors`` the same ``--sample``: without one, every
+mutant of the target runs. A whole module of a
 plugin's rules has thousands of mutants, which a sample of a hundred or so estimates within a
 few points in a few minutes of CPU.
 
@@ -255,9 +257,11 @@ OUTSIDE_SAMPLE = "outside the sample"
 
 def sample(db: Path, size: int | None, seed: int) -> None:
     """Keep ``size`` of the session's selected mutants to run (``None``: every one); the rest
-    are marked skipped as outside the sample. The order is a hash of ``seed`` and each
-    mutant's operator, position and occurrence (cosmic-ray's job ids are new on every init),
-    so a sample is the same on every run and a larger one holds every smaller one."""
+    not yet run are marked skipped as outside the sample (a mutant that has run keeps its
+    result, so a smaller sample or another seed afterwards only adds). The order is a hash
+    of ``seed`` and each mutant's operator, position and occurrence (cosmic-ray's job ids are
+    new on every init), so a sample is the same on every run and a larger one holds every
+    smaller one."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
@@ -277,7 +281,9 @@ def sample(db: Path, size: int | None, seed: int) -> None:
             key = f"{seed}|{m.operator_name}|{m.start_pos[0]}:{m.start_pos[1]}|{m.occurrence}"
             return hashlib.sha256(key.encode()).hexdigest()
 
-        left_out = [i.job_id for i in sorted(items, key=rank)[size:]]
+        # a mutant that has run keeps its result (a smaller sample or another seed later
+        # leaves it counted); only mutants not yet run are left out
+        left_out = [i.job_id for i in sorted(items, key=rank)[size:] if i.job_id not in done]
         work_db.set_multiple_results(left_out, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
                                                           output=OUTSIDE_SAMPLE))
 

@@ -71,8 +71,19 @@ def test_a_sample_is_fixed_by_its_seed_and_a_larger_one_holds_the_smaller(tmp_pa
     assert len(twenty_five) == 25 and ten < twenty_five
     run.sample(db, 10, seed=1)
     assert _to_run(db) != ten
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+
+    ran = sorted(ten)[0]
+    with use_db(str(db), WorkDB.Mode.open) as work_db:  # one mutant of the sample has run
+        work_db.set_result(ran, WorkResult(worker_outcome=WorkerOutcome.NORMAL,
+                                           test_outcome=TestOutcome.KILLED))
+    run.sample(db, 1, seed=1)  # a smaller sample of another seed keeps its result
+    with use_db(str(db), WorkDB.Mode.open) as work_db:
+        assert dict(work_db.results)[ran].test_outcome == TestOutcome.KILLED
+    assert ran not in _to_run(db) and len(_to_run(db)) <= 1
     run.sample(db, None, seed=0)  # no sample: every selected mutant, not the one skipped
-    assert _to_run(db) == {f"job{i}" for i in range(1, 40)}
+    assert _to_run(db) == {f"job{i}" for i in range(1, 40)} - {ran}
 
 
 def test_every_target_names_a_module_functions_and_test_files_that_exist() -> None:

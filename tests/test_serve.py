@@ -669,3 +669,30 @@ def test_option_targets_keep_hidden_places_hidden(registry: tcgcore.Registry) ->
     arena = {z["id"]: z for z in view["zones"]}["arena.1"]
     assert arena["cards"][0] == {"face_down": True, "controller": 1}
     assert view["pending"] == choice
+
+
+def test_a_push_that_fails_leaves_the_accepted_decision_accepted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A subscriber's update that cannot be built (a game hook raising, say) becomes an
+    error update for that subscriber; the ``choose`` that caused it still answers ok."""
+    registry = tcgcore.load_registry(load_entrypoints=False, plugins=[sparks])
+    server = Server(registry)
+    created = server.handle({"id": 1, "op": "create", "game": "sparks", "seed": 7})
+    mid, tokens = created["match"], created["tokens"]
+    assert server.handle({"id": 2, "op": "subscribe", "match": mid})["ok"]
+    server.take_updates()
+    seat = created["status"]["waiting_for"]
+    choice = server.handle({"id": 3, "op": "pending", "match": mid, "seat": seat,
+                            "token": tokens[seat]})["choice"]
+    keys = [] if choice.min == 0 else [choice.options[0].key]
+
+    def broken(req: dict[str, Any]) -> dict[str, Any]:
+        raise RuntimeError("a panel hook failed")
+
+    monkeypatch.setattr(server, "op_view", broken)
+    answer = server.handle({"id": 4, "op": "choose", "match": mid, "seat": seat,
+                            "token": tokens[seat], "keys": keys})
+    assert answer["ok"] is True
+    [update] = server.take_updates()
+    assert update["type"] == "error" and update["error"]["code"] == "internal"
+    assert "a panel hook failed" in update["error"]["message"]

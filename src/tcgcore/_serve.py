@@ -626,16 +626,19 @@ class Server:
         entry = self._entry(sub.match_id)
         since = sub.next_event
         ref = {"match": sub.match_id, "seat": sub.seat, "token": sub.token}
+        spec, state = entry.match.spec, entry.match.state
         try:  # the operations themselves (not handle: an update spends no request)
             view = self.op_view(ref)
             events = self.op_events({**ref, "since": since})
+            log = [line for line in (describe_event(spec, state, ev) for ev in events["events"])
+                   if line.strip()]
         except ProtocolError as exc:
             return {"type": "error", "match": sub.match_id, "seat": sub.seat,
                     "error": {"code": exc.code, "message": str(exc), **exc.extra}}
+        except Exception as exc:  # a game's hook failed: the decision stands, this push fails
+            return {"type": "error", "match": sub.match_id, "seat": sub.seat,
+                    "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}
         sub.next_event = events["next"]
-        spec, state = entry.match.spec, entry.match.state
-        log = [line for line in (describe_event(spec, state, ev) for ev in events["events"])
-               if line.strip()]
         return {"type": "update", "match": sub.match_id, "seat": sub.seat, "view": view["view"],
                 "events": events["events"], "log": log, "game": entry.match.game,
                 "title": spec.title, "reset": since == 0}

@@ -187,7 +187,9 @@ def run_chunks(play: Callable[[_Job, int, int], _Result], job: _Job,
             for chunk in itertools.islice(todo, ahead):
                 submit(chunk)
             while out:
-                ready, _ = ray.wait(list(out), num_returns=1)
+                # a short wait, again and again: Ctrl-C (KeyboardInterrupt) is raised between
+                # two waits at once, not only when a chunk of many games comes back
+                ready, _ = ray.wait(list(out), num_returns=1, timeout=0.5)
                 for ref in ready:
                     chunk = out.pop(ref)
                     try:

@@ -326,8 +326,11 @@ def test_ctrl_c_stops_the_run_and_leaves_no_ray_process(tmp_path: Path) -> None:
     env.pop("RAY_ADDRESS", None)
     cmd = [sys.executable, "-m", "tcgcore.cli", "simulate", "guimi_revival", "--games", "100000",
            "--agents", "heuristic", "--backend", "ray", "--workers", "1", "-q"]
+    # a test run started in the background of a shell inherits SIGINT ignored, and so would
+    # the command; a terminal's Ctrl-C reaches a command that has its default handler
     proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while not any(cmd.startswith("ray::_play_chunk")

@@ -39,7 +39,6 @@ OVERSIZED = frozenset({
     "tcgcore._match",  # 845
     "tcgcore._terminal",  # 933
     "tcgcore_arkham_card.actions",  # 952
-    "tcgcore_arkham_card.agent",  # 1331
     "tcgcore_arkham_card.rules",  # 2200
     "tcgcore_guimi_revival.rules",  # 2245
 })

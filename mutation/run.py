@@ -186,8 +186,9 @@ def prepare_session(name: str, target: dict[str, Any], cfg: Path) -> Path:
         work_db.set_multiple_results(notes, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
                                                        output="in an annotation"))
         chosen.update(notes)
-        invalid = [item.job_id for item in items
-                   if item.job_id not in chosen and not _compiles(code, item.mutations[0])]
+        rest = [item for item in items if item.job_id not in chosen]
+        valid = valid_mutants(code, [item.mutations[0] for item in rest])
+        invalid = [item.job_id for item, ok in zip(rest, valid, strict=True) if not ok]
         work_db.set_multiple_results(invalid, WorkResult(worker_outcome=WorkerOutcome.SKIPPED,
                                                          output="not valid Python"))
     keyfile.write_text(key)
@@ -218,9 +219,97 @@ def in_annotation(spans: list[tuple[tuple[int, int], tuple[int, int]]],
     return any(a <= tuple(pos) < b for a, b in spans)
 
 
+def valid_mutants(code: str, mutations: list[Any]) -> list[bool]:
+    """For each mutation, whether its mutant is Python at all (cosmic-ray turns the ``*`` that
+    starts keyword-only parameters into ``+``, for one): a mutant that cannot compile is no test
+    of the tests. The same answer as ``_compiles`` for each, at a fraction of the cost: the
+    module is parsed once per operator rather than once per mutant, each mutation is applied
+    to that tree and undone, and only the top-level statement it changed is printed again and
+    compiled (after the module's ``from __future__`` imports, whose flags it compiles under);
+    a statement's syntax does not depend on the module's other statements."""
+    import cosmic_ray.plugins
+    import parso
+    import parso.tree
+
+    answers = [False] * len(mutations)
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, m in enumerate(mutations):
+        groups.setdefault((m.operator_name, repr(sorted(m.operator_args.items()))), []).append(i)
+    for indices in groups.values():
+        first = mutations[indices[0]]
+        operator = cosmic_ray.plugins.get_operator(first.operator_name)(**first.operator_args)
+        module = parso.parse(code)
+        # a statement compiled alone is compiled under the module's own future imports
+        future = "".join(c.get_code() for c in module.children
+                         if c.type == "import_from" and c.children[1].get_code().strip()
+                         == "__future__")
+        if module.get_code() != code:  # parso prints back what it parsed; if not, the slow way
+            for i in indices:
+                answers[i] = _compiles(code, mutations[i])
+            continue
+        # the places in the order cosmic-ray's MutationVisitor counts them: a pre-order walk
+        points: list[tuple[Any, int]] = []
+        stack: list[Any] = [module]
+        while stack:
+            node = stack.pop()
+            points.extend((node, index) for index, _ in enumerate(operator.mutation_positions(node)))
+            if isinstance(node, parso.tree.BaseNode):
+                stack.extend(reversed(node.children))
+        for i in indices:
+            occurrence = mutations[i].occurrence
+            if occurrence >= len(points):
+                continue  # no such mutant: cosmic-ray's mutate_code gives None
+            node, index = points[occurrence]
+            top = node
+            while top.parent is not None and top.parent is not module:
+                top = top.parent
+            saved = [(n, list(n.children)) if isinstance(n, parso.tree.BaseNode) else (n, n.value)
+                     for n in _subtree(node)]
+            parent = node.parent
+            slot = next(k for k, c in enumerate(parent.children) if c is node) if parent else -1
+            mutant = operator.mutate(node, index)
+            if mutant is not node and parent is not None:
+                if mutant is None:
+                    del parent.children[slot]
+                else:
+                    parent.children[slot] = mutant
+            try:
+                if top is module or (top is node and parent is None):
+                    text = (mutant or module).get_code()
+                else:
+                    text = future + top.get_code()
+            finally:
+                if mutant is not node and parent is not None:
+                    if mutant is None:
+                        parent.children.insert(slot, node)
+                    else:
+                        parent.children[slot] = node
+                for n, value in saved:
+                    if isinstance(n, parso.tree.BaseNode):
+                        n.children = value
+                    else:
+                        n.value = value
+            try:
+                compile(text, "<mutant>", "exec")
+            except SyntaxError:
+                continue
+            answers[i] = True
+    return answers
+
+
+def _subtree(node: Any) -> list[Any]:
+    import parso.tree
+
+    found = [node]
+    for n in found:
+        if isinstance(n, parso.tree.BaseNode):
+            found.extend(n.children)
+    return found
+
+
 def _compiles(code: str, mutation: Any) -> bool:
-    """Whether the mutant is Python at all (cosmic-ray turns the ``*`` that starts keyword-only
-    parameters into ``+``, for one): a mutant that cannot compile is no test of the tests."""
+    """Whether one mutant is Python at all, the plain way: cosmic-ray applies the mutation to
+    a fresh parse of the whole module. The reference ``valid_mutants`` is tested against."""
     import cosmic_ray.plugins
     from cosmic_ray.mutating import mutate_code
 

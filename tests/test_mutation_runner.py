@@ -96,3 +96,33 @@ def test_every_target_names_a_module_functions_and_test_files_that_exist() -> No
             run.function_lines(module, target["functions"])  # SystemExit on a missing one
         for test in target["tests"]:
             assert (ROOT / test.split("::")[0]).is_file(), (name, test)
+
+
+def test_the_validity_check_agrees_with_compiling_each_mutant_whole() -> None:
+    # valid_mutants parses once per operator and compiles only the changed top-level statement;
+    # every mutant must count as valid exactly when cosmic-ray's own mutant of the whole module
+    # compiles (the keyword-only ``*`` turned into ``+`` does not; one occurrence too many has
+    # no mutant at all)
+    pytest.importorskip("cosmic_ray")
+    import cosmic_ray.plugins
+    from cosmic_ray.work_item import MutationSpec
+
+    code = ("from __future__ import annotations\n\nLIMIT = 3\n\n\n"
+            "def f(a: int, *, b: int = 2) -> bool:\n"
+            "    # a comment\n"
+            "    for i in range(a * b):\n"
+            "        if i < LIMIT and not b or i >= 2:\n"
+            "            continue\n"
+            "        a = a + i - 1\n"
+            "    return a % 2 == 0 if a is not None else False\n\n\n"
+            "class C:\n"
+            "    def g(self, *args: int) -> int:\n"
+            "        while True:\n"
+            "            break\n"
+            "        return -len(args) << 1\n")
+    names = [n for n in cosmic_ray.plugins.operator_names() if run.OPERATORS.match(n)]
+    specs = [MutationSpec(module_path="m.py", operator_name=n, occurrence=k, start_pos=(1, 0),
+                          end_pos=(1, 1)) for n in names for k in range(6)]
+    fast = run.valid_mutants(code, specs)
+    assert fast == [run._compiles(code, m) for m in specs]
+    assert any(fast) and not all(fast)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgcore_arkham_card.agent import HeuristicAgent, _Ctx, _scenario_bag
+from tcgcore_arkham_card.agent import HeuristicAgent
+from tcgcore_arkham_card.agent.loop import _scenario_bag
+from tcgcore_arkham_card.agent.tactics import _Ctx
 
 import tcgcore
 

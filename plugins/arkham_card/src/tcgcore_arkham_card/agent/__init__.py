@@ -59,7 +59,7 @@ hooked into the loop), :mod:`.codes` (the card codes the plans name).
 
 from __future__ import annotations
 
-from .loop import HeuristicAgent, _scenario_bag  # noqa: F401 (tests read the bag)
-from .tactics import _Ctx, success_chance  # noqa: F401 (tests build a context)
+from .loop import HeuristicAgent
+from .tactics import success_chance
 
 __all__ = ["HeuristicAgent", "success_chance"]

@@ -39,7 +39,6 @@ OVERSIZED = frozenset({
     "tcgcore._match",  # 845
     "tcgcore._terminal",  # 933
     "tcgcore_arkham_card.actions",  # 952
-    "tcgcore_arkham_card.rules",  # 2200
     "tcgcore_guimi_revival.rules",  # 2245
 })
 
@@ -51,11 +50,6 @@ KNOWN_CYCLES: tuple[frozenset[str], ...] = (
                "tcgcore._engine", "tcgcore._match", "tcgcore._plugins", "tcgcore._search",
                "tcgcore._spec", "tcgcore._views"}),
     frozenset({"tcgcore_arkham_card.card_checks", "tcgcore_arkham_card.cards"}),
-    frozenset({"tcgcore_arkham_card.actions", "tcgcore_arkham_card.card_choices",
-               "tcgcore_arkham_card.devourer_below", "tcgcore_arkham_card.effects",
-               "tcgcore_arkham_card.enemies", "tcgcore_arkham_card.midnight_masks",
-               "tcgcore_arkham_card.rules", "tcgcore_arkham_card.scenario_setup",
-               "tcgcore_arkham_card.skill_tests"}),
 )
 
 

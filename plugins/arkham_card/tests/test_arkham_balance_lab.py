@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from tcgcore_arkham_card.card_usage import card_usage
-from tcgcore_arkham_card.rules import cdef
+from tcgcore_arkham_card.queries import cdef
 
 import tcgcore
 

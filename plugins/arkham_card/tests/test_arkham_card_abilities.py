@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.rules import skill_value
+from tcgcore_arkham_card.queries import skill_value
 from tcgcore_arkham_card.testkit import (
     activate_card as activate,
 )

@@ -585,7 +585,7 @@ def test_A975_14_A978_4_cat_burglar_moves_without_a_stay_option() -> None:
 
 
 def test_A978_3_encyclopedia_bonus_ends_with_the_phase() -> None:
-    from tcgcore_arkham_card.rules import skill_value
+    from tcgcore_arkham_card.queries import skill_value
     from tcgcore_arkham_card.testkit import kind
 
     m = scenario(_desc({"code": "t_inv_seeker", "location": "t_loc_a", "assets": ["01042"],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.rules import pick_token
+from tcgcore_arkham_card.operations import pick_token
 from tcgcore_arkham_card.testkit import answer, desc, events, investigator, st
 
 BAG = ["+1", "0", "-1", "-2", "skull", "auto_fail"]

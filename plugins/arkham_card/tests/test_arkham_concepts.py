@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from tcgcore_arkham_card import card_pool, scenario, validate_deck
-from tcgcore_arkham_card.rules import enemy_health
+from tcgcore_arkham_card.queries import enemy_health
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
@@ -129,7 +129,7 @@ def test_A216_1_story_asset_enters_play_by_scenario_instruction() -> None:
                                                           "code": "t_story_ally"}]}]}]))
     answer(m, f"activate:{loc(m, 't_loc_c')}:0")
     assert codes_in(m, "play.0") == ["t_inv_guard", "t_story_ally"]
-    from tcgcore_arkham_card.rules import skill_value
+    from tcgcore_arkham_card.queries import skill_value
 
     assert skill_value(st(m), 0, "combat") == 5
 

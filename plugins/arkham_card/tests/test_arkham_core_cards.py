@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from tcgcore_arkham_card import card_pool, scenario
-from tcgcore_arkham_card.rules import skill_value
+from tcgcore_arkham_card.queries import skill_value
 from tcgcore_arkham_card.testkit import (
     activate_card as activate,
 )
@@ -490,7 +490,7 @@ def test_A976_5_stubborn_detective_blanks_only_the_investigator_card() -> None:
 
 
 def test_A976_5_stubborn_detective_blanks_its_bearer() -> None:
-    from tcgcore_arkham_card.rules import dof, investigator_blank
+    from tcgcore_arkham_card.queries import dof, investigator_blank
 
     m = scenario(desc(inv(), tokens=["elder_sign"], locations=[{"code": "t_loc_a", "clues": 2}],
                       enemies=[{"code": "01103", "engaged": 0}]))

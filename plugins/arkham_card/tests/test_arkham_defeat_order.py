@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.rules import inv_sanity, skill_value
+from tcgcore_arkham_card.queries import inv_sanity, skill_value
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,

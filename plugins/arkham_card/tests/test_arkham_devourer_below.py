@@ -10,7 +10,7 @@ import pytest
 from tcgcore_arkham_card import new_campaign, record_scenario, scenario
 from tcgcore_arkham_card.cards import load_scenario
 from tcgcore_arkham_card.devourer_below import check_pool, starting_doom
-from tcgcore_arkham_card.rules import enemy_health, inv_sanity, skill_value
+from tcgcore_arkham_card.queries import enemy_health, inv_sanity, skill_value
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.rules import enemy_health
+from tcgcore_arkham_card.queries import enemy_health
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
@@ -347,7 +347,7 @@ def test_A417_5_enemy_is_exhausted_after_its_enemy_phase_attack() -> None:
 
 def test_A605_2_distances_count_connections_from_the_start() -> None:
     """A605.2: distances are the number of connections to cross, 0 at the start."""
-    from tcgcore_arkham_card.rules import distances_from
+    from tcgcore_arkham_card.queries import distances_from
 
     m = scenario(desc(inv()))
     rooms = [loc(m, c) for c in ("t_loc_a", "t_loc_b", "t_loc_c", "t_loc_d")]
@@ -358,7 +358,7 @@ def test_A605_2_distances_count_connections_from_the_start() -> None:
 def test_A605_6_an_unrevealed_barrier_cannot_be_entered() -> None:
     """A605.6: a location that cannot be entered while unrevealed can be once revealed; an
     ordinary location can be entered either way."""
-    from tcgcore_arkham_card.rules import can_enter
+    from tcgcore_arkham_card.queries import can_enter
 
     gate = {"code": "x_gate", "name": "Gate", "type_code": "location", "shroud": 1,
             "clues": 0, "cannot_enter_unrevealed": True}

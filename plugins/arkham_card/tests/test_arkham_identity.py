@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tcgcore_arkham_card import rules
+from tcgcore_arkham_card import plugin
 
 import tcgcore
 from tcgcore._identity import alias_at
@@ -82,7 +82,7 @@ def test_a_moved_card_names_the_location_zone_by_the_seats_alias() -> None:
 
 def test_the_identity_watch_catches_a_zone_named_after_an_instance_id(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rules.spec, "card_zone_prefixes", ())
+    monkeypatch.setattr(plugin.spec, "card_zone_prefixes", ())
     m = tcgcore.new_match("arkham_card", seed=3, players=2)
     _answer_until_locations(m)
     with pytest.raises(ConformanceError, match="card_zone_prefixes"):

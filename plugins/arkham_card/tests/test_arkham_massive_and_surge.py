@@ -101,7 +101,7 @@ def test_A612_2_any_card_that_gains_surge_draws_after_it_resolves() -> None:
 def test_A612_2_a_surge_chain_stops_at_its_cap_and_leaves_no_surge_mark() -> None:
     """An encounter deck of cards that each gain surge stops after MAX_SURGE further draws
     (the safety bound), and the last card's gained surge is cleared, not left in the state."""
-    from tcgcore_arkham_card.rules import MAX_SURGE
+    from tcgcore_arkham_card.queries import MAX_SURGE
 
     card = {"code": "x_gloom", "name": "Gloom", "type_code": "treachery",
             "revelation": [{"op": "surge"}]}

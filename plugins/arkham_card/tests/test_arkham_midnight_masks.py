@@ -10,7 +10,7 @@ import pytest
 from tcgcore_arkham_card import scenario
 from tcgcore_arkham_card.agent import HeuristicAgent
 from tcgcore_arkham_card.midnight_masks import CULTIST_DECK
-from tcgcore_arkham_card.rules import enemy_health
+from tcgcore_arkham_card.queries import enemy_health
 from tcgcore_arkham_card.skill_tests import token_modifier
 from tcgcore_arkham_card.testkit import (
     answer,
@@ -125,7 +125,7 @@ def test_A981_6_acolytes_by_player_count(players: int, spots: list[str]) -> None
 
 
 def _name(m: tcgcore.Match[Any], code: str) -> str:
-    from tcgcore_arkham_card.rules import cdef
+    from tcgcore_arkham_card.queries import cdef
 
     return cdef(st(m), code).name
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from tcgcore_arkham_card import parse_cards, scenario
-from tcgcore_arkham_card.rules import player_order
+from tcgcore_arkham_card.queries import player_order
 from tcgcore_arkham_card.scenario_setup import chaos_bag
 from tcgcore_arkham_card.testkit import answer, codes_in, desc, kind, loc, st, who
 
@@ -38,7 +38,7 @@ def test_A102_1_each_investigator_has_its_own_zones() -> None:
 
 
 def test_A201_1_investigator_stats_from_card_data() -> None:
-    from tcgcore_arkham_card.rules import inv_health, inv_sanity, skill_value
+    from tcgcore_arkham_card.queries import inv_health, inv_sanity, skill_value
 
     m = new(1)
     assert [skill_value(st(m), 0, k) for k in ("willpower", "intellect", "combat", "agility")] \
@@ -178,7 +178,7 @@ clues = 3
 
 
 def test_description_overrides_investigator_stats() -> None:
-    from tcgcore_arkham_card.rules import inv_health, skill_value
+    from tcgcore_arkham_card.queries import inv_health, skill_value
 
     m = scenario(desc({"code": "t_inv_guard", "location": "t_loc_a", "combat": 6,
                        "health": 2}))

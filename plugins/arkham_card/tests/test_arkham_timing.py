@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.rules import spec
+from tcgcore_arkham_card.plugin import spec
 from tcgcore_arkham_card.testkit import (
     answer,
     codes_in,
@@ -140,7 +140,7 @@ def test_A203_3_slotless_assets_are_unlimited() -> None:
 
 
 def test_A112_1_A202_1_asset_bonus_to_a_skill() -> None:
-    from tcgcore_arkham_card.rules import skill_value
+    from tcgcore_arkham_card.queries import skill_value
 
     m = scenario(desc(inv(assets=["t_friend"])))
     assert skill_value(st(m), 0, "intellect") == 4

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from tcgcore_arkham_card import card_pool, scenario
 from tcgcore_arkham_card.decks import DeckList, deck_problems
-from tcgcore_arkham_card.rules import skill_value
+from tcgcore_arkham_card.queries import skill_value
 from tcgcore_arkham_card.testkit import (
     activate_card as activate,
 )
@@ -134,7 +134,7 @@ def test_A978_5_lucky_and_sure_gamble_when_failing() -> None:
 
 
 def test_A978_6_mind_wipe_disc_and_close_call() -> None:
-    from tcgcore_arkham_card.rules import dof
+    from tcgcore_arkham_card.queries import dof
     m = scenario(desc(inv("01004", hand=["01068"], resources=3), phase="enemy",
                       enemies=[{"code": "t_stalker", "engaged": 0}]))
     assert f"fastplay:{enemy(m, '01068')}" not in keys(m)

@@ -1,8 +1,9 @@
 """The investigation phase: turn order, the actions (A404–A416), attacks of
 opportunity, playing cards and activating abilities.
 
-Part of the rules engine: handlers register on :data:`.rules.spec` when
-:mod:`.rules` imports this module.
+Part of the rules engine (layers in ``docs/architecture.md``): imports the shared
+:mod:`.queries`, :mod:`.abilities` and :mod:`.operations`; :func:`register` puts the step
+handlers on the spec :func:`.plugin.build_spec` builds.
 """
 
 from __future__ import annotations
@@ -14,13 +15,35 @@ from tcgcore import Option
 
 from . import card_choices as _card_choices
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
-from . import midnight_masks as _midnight  # scenario rules (A981-A985)
+from .abilities import (
+    GAIN_ONE,
+    _ability_payable,
+    _activatables,
+    _evade_targets,
+    _fight_targets,
+    _threat_keyword,
+    _unique_blocked,
+    amulet_event,
+    card_cost,
+    choice_useful,
+    cost_of,
+    limit_store,
+)
 from .cards import Ability, CardDef, Effect
-from .rules import (
+from .operations import (
+    _engage,
+    _spend_group_clues,
+    discard_card,
+    draw_cards,
+    end_phase_limits,
+    engage_unengaged_at,
+    enter_location,
+    run_effects,
+)
+from .queries import (
     _POOL,
     BONUS_CODES,
     FORCED_CODES,
-    GAIN_ONE,
     SLOT_LIMITS,
     Z_AT,
     Z_DISCARD,
@@ -28,42 +51,24 @@ from .rules import (
     Z_PLAY,
     Z_THREAT,
     Eng,
-    _ability_payable,
-    _activatables,
-    _ask_enemy,
-    _engage,
-    _evade_targets,
-    _fight_targets,
-    _spend_group_clues,
-    _threat_keyword,
     _traits,
-    _unique_blocked,
     act_threshold,
     any_has_kw,
     can_investigate,
-    card_cost,
     cdef,
-    cost_of,
-    discard_card,
+    clues_blocked,
     dof,
-    draw_cards,
-    end_phase_limits,
     enemies_at,
-    engage_unengaged_at,
     engaged_enemies,
-    enter_location,
     has_kw,
     is_revealed,
-    limit_store,
     location_of,
     name_of,
     player_order,
     playing,
     printed,
     register_aura,
-    run_effects,
     shroud,
-    spec,
 )
 from .state import (
     ActionChosen,
@@ -98,7 +103,6 @@ from .state import (
 # ============================================================================ investigation
 
 
-@spec.handles(InvestigationPhase)
 def _investigation(eng: Eng, step: InvestigationPhase) -> None:
     state = eng.state
     end_phase_limits(state)  # the mythos phase (or the setup) ended (A978.3)
@@ -109,7 +113,6 @@ def _investigation(eng: Eng, step: InvestigationPhase) -> None:
     eng.push(NextTurn())
 
 
-@spec.handles(NextTurn)
 def _next_turn(eng: Eng, step: NextTurn) -> None:
     """A403.2: the lead names the next investigator to take a turn."""
     state = eng.state
@@ -130,7 +133,6 @@ def _next_turn(eng: Eng, step: NextTurn) -> None:
              for s in remaining], resume=TurnPick())
 
 
-@spec.handles(TurnPick)
 def _turn_pick(eng: Eng, step: TurnPick) -> None:
     _start_turn(eng, int(eng.answer[0].split(":")[1]))
 
@@ -205,7 +207,7 @@ def _effect_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
     loc = state.inv[seat].location
     if e.op == "discover_clues":  # A904.2; no clues while the Masked Hunter blocks (A984.2)
         return loc >= 0 and state.cards[loc].counters.get("clues", 0) > 0 and \
-            not _midnight.clues_blocked(state, seat)
+            not clues_blocked(state, seat)
     if e.op == "damage_enemy":
         return bool(enemies_at(state, loc))
     if e.op == "test_bonus":
@@ -215,7 +217,7 @@ def _effect_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
     if e.op in ("take_investigate", "perform_investigate"):
         return can_investigate(state, loc)  # A985.3
     if e.op in ("add_uses_here", "choose_investigator"):  # Extra Ammunition: a Firearm here
-        return _card_choices.choice_useful(state, seat, e)
+        return choice_useful(state, seat, e)
     return True
 
 
@@ -447,7 +449,6 @@ _BASIC_ACTIONS: Final = (Option(key="draw", label="Draw a card"),
 _END_TURN: Final = Option(key="end_turn", label="End turn")
 
 
-@spec.handles(TurnAction)
 def _turn_action(eng: Eng, step: TurnAction) -> None:
     state = eng.state
     seat = step.seat
@@ -538,7 +539,6 @@ def _spend_action(eng: Eng, seat: int, kind: str, card: int = -1,
         eng.push(AttacksOfOpportunity(seat=seat))  # A416.2: after costs, before effect
 
 
-@spec.handles(ActionChosen)
 def _action_chosen(eng: Eng, step: ActionChosen) -> None:
     state = eng.state
     seat = step.seat
@@ -630,7 +630,6 @@ def _evade_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str
                      double_negative=has_kw(d, "double_negative_evade"))
 
 
-@spec.handles(SpendCluesAnswer)
 def _spend_clues_answer(eng: Eng, step: SpendCluesAnswer) -> None:
     state = eng.state
     per: dict[int, int] = {}
@@ -642,7 +641,6 @@ def _spend_clues_answer(eng: Eng, step: SpendCluesAnswer) -> None:
         eng.emit("clues_spent", player=s, amount=n)
 
 
-@spec.handles(EndTurn)
 def _end_turn(eng: Eng, step: EndTurn) -> None:
     state = eng.state
     inv = state.inv[step.seat]
@@ -669,7 +667,6 @@ def _end_turn(eng: Eng, step: EndTurn) -> None:
     eng.push(*ends, NextTurn())
 
 
-@spec.handles(AttacksOfOpportunity)
 def _aoo(eng: Eng, step: AttacksOfOpportunity) -> None:
     """A416: each ready engaged enemy attacks once, in the investigator's chosen order,
     without exhausting; massive enemies attack only the provoker (A611.5)."""
@@ -691,7 +688,6 @@ def _aoo(eng: Eng, step: AttacksOfOpportunity) -> None:
             resume=AooPick(seat=seat, pending=pending))
 
 
-@spec.handles(AooPick)
 def _aoo_pick(eng: Eng, step: AooPick) -> None:
     eid = int(eng.answer[0].split(":")[1])
     rest = [e for e in step.pending if e != eid]
@@ -699,13 +695,11 @@ def _aoo_pick(eng: Eng, step: AooPick) -> None:
              AttacksOfOpportunity(seat=step.seat, pending=rest, started=True))
 
 
-@spec.handles(DoDraw)
 def _do_draw(eng: Eng, step: DoDraw) -> None:
     if playing(eng.state, step.seat):
         draw_cards(eng, step.seat, step.count)
 
 
-@spec.handles(DoMove)
 def _do_move(eng: Eng, step: DoMove) -> None:
     state = eng.state
     if state.inv[step.seat].status:
@@ -726,7 +720,6 @@ def _do_move(eng: Eng, step: DoMove) -> None:
     enter_location(eng, step.seat, step.location)  # A409.1, A603.1 (engaged enemies follow)
 
 
-@spec.handles(DoEngage)
 def _do_engage(eng: Eng, step: DoEngage) -> None:
     state = eng.state
     if state.inv[step.seat].status:
@@ -735,7 +728,6 @@ def _do_engage(eng: Eng, step: DoEngage) -> None:
         _engage(eng, step.enemy, step.seat)  # A411.1
 
 
-@spec.handles(DoResign)
 def _do_resign(eng: Eng, step: DoResign) -> None:
     if playing(eng.state, step.seat):
         eng.push(Eliminate(seat=step.seat, reason="resigned"))  # A415.1
@@ -794,22 +786,6 @@ def _slot_overflow(state: ArkhamState, seat: int, d: CardDef) -> list[int]:
     return out
 
 
-def amulet_event(state: ArkhamState, seat: int) -> int:
-    """Wendy's Amulet (A975.13): the event on top of the seat's discard pile, playable as
-    if it were in hand while the amulet is in play (-1: none)."""
-    pile = state.zones[Z_DISCARD[seat]].cards
-    if not pile:
-        return -1
-    top = pile[-1]
-    code = state.cards[top].code  # printed(state, top), inline: the type is printed
-    extra = state.extra_defs
-    if ((extra.get(code) if extra else None) or _POOL[code]).type_code != "event" or \
-            not any_has_kw(state, state.zones[Z_PLAY[seat]].cards, "amulet_events"):
-        return -1
-    return top
-
-
-@spec.handles(DoPlay)
 def _do_play(eng: Eng, step: DoPlay) -> None:
     """A408/A202/A206: pay the cost and play an asset or event."""
     state = eng.state
@@ -845,7 +821,6 @@ def _do_play(eng: Eng, step: DoPlay) -> None:
         run_effects(eng, seat, d.effects, cid)
 
 
-@spec.handles(ChooseEnemyAnswer)
 def _choose_enemy_answer(eng: Eng, step: ChooseEnemyAnswer) -> None:
     _enemy_chosen(eng, step, int(eng.answer[0].split(":")[1]))
 
@@ -896,13 +871,11 @@ def _put_asset(eng: Eng, seat: int, cid: int) -> None:
         run_effects(eng, seat, d.effects, cid)  # "after it enters play" effects
 
 
-@spec.handles(SlotAnswer)
 def _slot_answer(eng: Eng, step: SlotAnswer) -> None:
     discard_card(eng, int(eng.answer[0].split(":")[1]))
     _put_asset(eng, step.seat, step.card)
 
 
-@spec.handles(DoActivate)
 def _do_activate(eng: Eng, step: DoActivate) -> None:
     """A407: pay an ability's costs and resolve it."""
     state = eng.state
@@ -952,3 +925,38 @@ def _do_activate(eng: Eng, step: DoActivate) -> None:
         eng.push(StartTest(test=test))
     else:
         run_effects(eng, seat, ab.effects, cid)
+
+
+def _ask_enemy(eng: Eng, seat: int, targets: list[int], resume: ChooseEnemyAnswer) -> None:
+    """Choose one enemy (no question when only one fits), then continue with ``resume``."""
+    state = eng.state
+    if not targets:
+        return
+    if len(targets) == 1:
+        _enemy_chosen(eng, resume, targets[0])
+        return
+    eng.ask(seat, "choose_enemy", "Choose an enemy",
+            [Option(key=f"enemy:{e}", label=name_of(state, e), card=e) for e in targets],
+            resume=resume)
+
+
+def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:
+    """Register this module's step handlers on ``spec`` (:func:`.plugin.build_spec` calls it
+    once, on the spec it builds)."""
+    spec.handles(InvestigationPhase)(_investigation)
+    spec.handles(NextTurn)(_next_turn)
+    spec.handles(TurnPick)(_turn_pick)
+    spec.handles(TurnAction)(_turn_action)
+    spec.handles(ActionChosen)(_action_chosen)
+    spec.handles(SpendCluesAnswer)(_spend_clues_answer)
+    spec.handles(EndTurn)(_end_turn)
+    spec.handles(AttacksOfOpportunity)(_aoo)
+    spec.handles(AooPick)(_aoo_pick)
+    spec.handles(DoDraw)(_do_draw)
+    spec.handles(DoMove)(_do_move)
+    spec.handles(DoEngage)(_do_engage)
+    spec.handles(DoResign)(_do_resign)
+    spec.handles(DoPlay)(_do_play)
+    spec.handles(ChooseEnemyAnswer)(_choose_enemy_answer)
+    spec.handles(SlotAnswer)(_slot_answer)
+    spec.handles(DoActivate)(_do_activate)

@@ -7,8 +7,8 @@ Close Call, Aquinnah).
 
 Each choice is a question with stable option keys (``inv:<seat>``, ``location:<id>``,
 ``deck:<seat>`` / ``deck:encounter``, ``card:<id>``, ``token:<n>``, ``stay``, ``pass``)
-resumed by :class:`~.state.CardChoiceAnswer`. Part of the rules engine: the handler
-registers on :data:`.rules.spec` when :mod:`.effects` imports this module.
+resumed by :class:`~.state.CardChoiceAnswer`, whose handler is in :mod:`.skill_tests`
+(the skill-test choices are answered there, the others by :func:`card_choice_answer`).
 """
 
 from __future__ import annotations
@@ -20,34 +20,38 @@ import msgspec
 import tcgcore
 from tcgcore import Event, Option, Trigger
 
+from .abilities import (
+    _hand_plays,
+    _threat_keyword,
+    chooseable_seats,
+    reaction_codes,
+    uses_targets_here,
+)
 from .cards import Ability, Effect
-from .rules import (
+from .operations import (
+    discard_card,
+    engage_unengaged_at,
+    run_effects,
+)
+from .queries import (
     Z_AT,
     Z_DECK,
     Z_HAND,
     Z_PLAY,
     Eng,
-    _hand_plays,
-    _threat_keyword,
     _traits,
     can_enter,
     cdef,
-    discard_card,
     dof,
     enemies_at,
-    engage_unengaged_at,
     engaged_enemies,
     investigator_blank,
     is_revealed,
     location_of,
-    may_respond,
     name_of,
+    phase_stamp,
     player_order,
-    reaction_codes,
-    response_cards,
-    run_effects,
     seats_at,
-    spec,
 )
 from .state import (
     ArkhamState,
@@ -57,20 +61,17 @@ from .state import (
     DoMove,
     Harm,
     ResolveEncounter,
-    RevealToken,
 )
 
-__all__ = ["CHOICE_OPS", "SKILLS", "WENDY", "add_uses", "ask_lend", "ask_wendy", "blank_enemy", "blank_now",
-           "card_reaction", "card_triggers", "choice_effect", "choice_useful", "chooseable_seats",
-           "drop_stale_reactions", "non_elite_here", "phase_stamp", "play_labels",
-           "reaction_triggers", "search_pick", "sure_gamble_options", "uses_targets_here", "wendy_can_react",
-           "with_chosen", "with_trigger_card"]
+__all__ = ["CHOICE_OPS", "SKILLS", "WENDY", "add_uses", "ask_lend", "ask_wendy", "blank_enemy",
+           "card_choice_answer", "card_reaction", "card_triggers", "choice_effect",
+           "drop_stale_reactions", "non_elite_here", "play_labels", "reaction_triggers",
+           "search_pick", "wendy_can_react", "with_chosen", "with_trigger_card"]
 
 SKILLS: Final = ("willpower", "intellect", "combat", "agility")
 #: The effect ops :func:`choice_effect` resolves.
 CHOICE_OPS: Final = frozenset({"choose_investigator", "blast", "escape", "scry", "choose_skill",
                         "add_uses_here", "blank_enemy_here"})
-
 WENDY: Final = "01005"  # Wendy Adams: her reaction to a revealed chaos token (A975.15)
 
 
@@ -92,66 +93,6 @@ def with_chosen(effects: tuple[Effect, ...], seat: int) -> tuple[Effect, ...]:
             changes["on_fail"] = with_chosen(e.on_fail, seat)
         out.append(msgspec.structs.replace(e, **changes) if changes else e)
     return tuple(out)
-
-
-def chooseable_seats(state: ArkhamState, seat: int, e: Effect) -> list[int]:
-    """The investigators a ``choose_investigator`` effect may choose: those at the
-    seat's location (the seat first) it could change (A904.2): with damage for First
-    Aid's ``damaged``, with horror for ``horrified``, with cards in their deck when the
-    effect searches the chosen investigator's deck (Old Book of Lore)."""
-    loc = state.inv[seat].location
-    seats = list(dict.fromkeys(s for s in [seat, *player_order(state)] if not state.inv[s].status
-                               and state.inv[s].location == loc))
-    if e.target == "damaged":  # First Aid: only someone it can heal
-        seats = [s for s in seats if state.inv[s].damage > 0]
-    elif e.target == "horrified":
-        seats = [s for s in seats if state.inv[s].horror > 0]
-    if any(x.op == "search_top" and x.target == "chosen" for x in e.on_success):
-        seats = [s for s in seats if state.zones[Z_DECK[s]].cards]
-    return seats
-
-
-def _any_chooseable(state: ArkhamState, seat: int, e: Effect) -> bool:
-    """``bool(chooseable_seats(state, seat, e))``, stopping at the first one."""
-    loc = state.inv[seat].location
-    target = e.target
-    need_deck: bool | None = None  # looked at once a seat passes the other checks
-    for s, inv in enumerate(state.inv):
-        if inv.status or inv.location != loc:
-            continue
-        if (target == "damaged" and inv.damage <= 0) or \
-                (target == "horrified" and inv.horror <= 0):
-            continue
-        if need_deck is None:  # it searches the chosen investigator's deck (plain loop)
-            need_deck = False
-            for x in e.on_success:
-                if x.op == "search_top" and x.target == "chosen":
-                    need_deck = True
-                    break
-        if need_deck and not state.zones[Z_DECK[s]].cards:
-            continue
-        return True
-    return False
-
-
-def uses_targets_here(state: ArkhamState, seat: int, trait: str) -> list[int]:
-    """Assets with uses and ``trait`` controlled by investigators at the seat's location
-    (the seat's own first): what Extra Ammunition may add uses to (A904.2)."""
-    loc = state.inv[seat].location
-    here = [seat, *(s for s in player_order(state) if s != seat and not state.inv[s].status
-                    and state.inv[s].location == loc)]
-    return [c for s in here for c in state.zones[Z_PLAY[s]].cards
-            if dof(state, c).uses is not None and trait in _traits(dof(state, c))]
-
-
-def choice_useful(state: ArkhamState, seat: int, e: Effect) -> bool:
-    """Whether a choice op could change the game state now (A904.2): an investigator
-    to choose (:func:`chooseable_seats`), an asset to add uses to."""
-    if e.op == "choose_investigator":
-        return _any_chooseable(state, seat, e)
-    if e.op == "add_uses_here":
-        return bool(uses_targets_here(state, seat, e.trait))
-    return True
 
 
 def choice_effect(eng: Eng, seat: int, e: Effect, source: int) -> bool:
@@ -355,8 +296,11 @@ def ask_wendy(eng: Eng, seat: int, token: str) -> None:
             resume=CardChoiceAnswer(seat=seat, op="wendy"))
 
 
-@spec.handles(CardChoiceAnswer)
-def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
+def card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
+    """The answer to a card's choice (``step.op`` says which); the skill-test choices (Wendy
+    Adams, Sure Gamble, the Lucky Statue… ``statue`` ops) are answered in
+    :mod:`.skill_tests`, whose handler of :class:`.state.CardChoiceAnswer` calls this one for
+    the others."""
     state = eng.state
     key = eng.answer[0]
     seat = step.seat
@@ -382,19 +326,6 @@ def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
         cid = int(key.split(":")[1])
         _scry_next(eng, seat, op[11:], [c for c in left if c != cid], [*placed, cid],
                    step.source)
-    elif op == "wendy":
-        test = state.test
-        if key == "pass" or test is None:
-            from .skill_tests import resolve_token_effect
-
-            resolve_token_effect(eng)
-            return
-        cid = int(key.split(":")[1])
-        state.inv[seat].limits["wendy:test"] = 1
-        token = test.tokens.pop()  # A975.15: cancelled, back in the bag
-        eng.emit("token_cancelled", player=seat, card=cid, data={"token": token})
-        discard_card(eng, cid)
-        eng.push(RevealToken())
     elif op == "skill":
         skill = key.split(":")[1]
         key_name = f"skill:{skill}:phase"  # Encyclopedia (A978.3)
@@ -414,26 +345,12 @@ def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
             eng.push(DoActivate(seat=seat, card=step.source, index=step.amount))
         elif op.startswith("lend:"):  # refused: the active one may not ask again this turn
             state.inv[int(op[5:])].limits[f"lend:{step.source}:{step.amount}:turn"] = 1
-    elif op == "sure_gamble":
-        from .skill_tests import sure_gamble_answer
-
-        sure_gamble_answer(eng, step, key)
-    elif op.startswith("statue"):
-        from .skill_tests import statue_answer
-
-        statue_answer(eng, step, key)
 
 
 def add_uses(eng: Eng, seat: int, cid: int, amount: int) -> None:
     """Put ``amount`` use tokens on an asset (Extra Ammunition, Book of Shadows)."""
     eng.add_counter(cid, "uses", amount)
     eng.emit("uses_added", player=seat, card=cid, amount=amount)
-
-
-def phase_stamp(state: ArkhamState) -> int:
-    """A number unique to the current phase of the current round (never 0)."""
-    phases = ("setup", "mythos", "investigation", "enemy", "upkeep")
-    return state.turn * 8 + (phases.index(state.phase) if state.phase in phases else 0) + 1
 
 
 def blank_enemy(eng: Eng, seat: int, eid: int) -> None:
@@ -598,19 +515,6 @@ def reaction_triggers(eng: Eng, event: Event) -> list[Trigger]:
     return out
 
 
-def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option] | None:
-    """Sure Gamble (A978.5) in hand and affordable after a token with a negative
-    modifier is revealed for your test; ``None`` when the seat gets no window (A913.1:
-    decided from public facts, so the list may be empty)."""
-    state = eng.state
-    from .skill_tests import token_modifier
-
-    if token_modifier(state, seat, token) >= 0 or _threat_keyword(state, seat, "no_play") \
-            or not may_respond(state, seat, "token_negative"):
-        return None  # A913.1: whether the window opens depends on public facts only
-    return play_labels(state, seat, response_cards(state, seat, "token_negative"))
-
-
 def play_labels(state: ArkhamState, seat: int, cids: list[int]) -> list[Option]:
     """``play:<card>`` options for hand cards, labelled so that copies of one card can be
     told apart (``Play Sure Gamble (copy 2)``) and a card on top of the discard pile
@@ -628,11 +532,6 @@ def play_labels(state: ArkhamState, seat: int, cids: list[int]) -> list[Option]:
             label += f" (copy {seen[name]})"
         out.append(Option(key=f"play:{c}", label=label, card=c))
     return out
-
-
-def blank_now(state: ArkhamState, stamp: int) -> bool:
-    """Whether a Mind Wipe ``blank`` counter set at phase ``stamp`` still holds."""
-    return stamp == phase_stamp(state)
 
 
 def with_trigger_card(effects: tuple[Effect, ...], cid: int) -> tuple[Effect, ...]:

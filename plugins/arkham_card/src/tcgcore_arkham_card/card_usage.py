@@ -18,7 +18,10 @@ from collections.abc import Sequence
 
 import tcgcore
 
-from .rules import cdef, is_player_card
+from .queries import (
+    cdef,
+    is_player_card,
+)
 from .state import ArkhamState
 
 __all__ = ["card_usage"]

@@ -105,7 +105,7 @@ class Ability(msgspec.Struct, kw_only=True, omit_defaults=True, frozen=True):
         limit: ``"round"`` / ``"turn"`` / ``"game"`` / ``""`` (per investigator).
         condition: an extra requirement for offering the ability (A981.3), e.g.
             ``"hand:4"``, ``"clues:2"``, ``"group_clues_per_inv:2"``, ``"damaged"``,
-            ``"horrified"``, ``"deck"`` (see :func:`.midnight_masks.condition_met`).
+            ``"horrified"``, ``"deck"`` (see :func:`.queries.condition_met`).
     """
 
     kind: str = "action"

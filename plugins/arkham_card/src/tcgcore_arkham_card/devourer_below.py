@@ -1,9 +1,11 @@
 """Scenario 01142, The Devourer Below (Night of the Zealot, part 3): its setup, its
 effect ops, its triggered abilities and its resolutions (rules A991–A995).
 
-The rest of the engine calls in through a few small hooks:
+The rest of the engine calls in through a few small hooks, :data:`DEVOURER_BELOW` (the
+scenario's :class:`~tcgcore_arkham_card.scenario_hooks.Scenario`: :func:`setup` at the end of
+the scenario setup step (A991), :func:`identify_woods` when a location is revealed,
+:func:`no_resolution`) and:
 
-* :func:`setup` at the end of the scenario setup step (A991);
 * :func:`handles` / :func:`effect` for the effect ops below (``effects.py``);
 * :func:`collect` / :func:`resolve` for "after it engages you" and "when it is defeated,
   each investigator at its location" forced abilities (``rules.py``);
@@ -35,21 +37,25 @@ from tcgcore import Event, Option, Trigger
 
 from . import log_keys
 from .cards import Effect, card_pool
-from .rules import (
+from .operations import (
+    SCENARIO_OWNER,
+    _add_location,
+    _refill_encounter,
+    _spawn_at_location,
+    add_doom,
+    discard_card,
+    end_with,
+)
+from .queries import (
     ENEMY_ZONE_PREFIXES,
     Z_DECK,
     Z_HAND,
     Eng,
-    _refill_encounter,
-    _spawn_at_location,
     _traits,
-    add_doom,
     current_act,
     current_agenda,
-    discard_card,
     distances_from,
     dof,
-    end_with,
     enemies_at,
     engaged_seat,
     inv_sanity,
@@ -62,6 +68,9 @@ from .rules import (
     seats_at,
     zone_ids,
 )
+from .scenario_hooks import (
+    Scenario,
+)
 from .state import (
     AdvanceAct,
     ArkhamState,
@@ -72,7 +81,7 @@ from .state import (
     RevealToken,
 )
 
-__all__ = ["CODE", "GOT_AWAY", "collect", "effect", "enemy_stat_mod", "handles",
+__all__ = ["CODE", "DEVOURER_BELOW", "GOT_AWAY", "collect", "effect", "enemy_stat_mod", "handles",
            "no_resolution", "resolve", "setup", "turn_end"]
 
 #: The scenario's code.
@@ -184,8 +193,6 @@ def identify_woods(eng: Eng, loc: int) -> None:
 def setup(eng: Eng) -> None:
     """A991: random woods, a random Agents set, the Ghoul Priest, starting doom, the Elder
     Thing token and the past-midnight discards (after the generic setup step)."""
-    from .scenario_setup import SCENARIO_OWNER, _add_location
-
     state = eng.state
     x = extras()
     keep = int(x.get("woods_in_play", 4))
@@ -312,8 +319,6 @@ def effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
                         eng.emit("spawn_failed", data={"name": name})
                     continue
                 known.remove(code)
-                from .scenario_setup import SCENARIO_OWNER
-
                 cid = eng.add_card(code, SCENARIO_OWNER, "setaside").id
                 _spawn_at_location(eng, cid, loc)
     elif op == "clue_on_act":  # act 3 (A993.6)
@@ -380,8 +385,6 @@ def _vengeance(eng: Eng, enemy: str, loc_code: str) -> None:
     """Agenda 3's other side (A993.3): Umôrdhoth spawns at the Ritual Site, and one card
     (01145b) replaces both the act and the agenda deck."""
     state = eng.state
-    from .scenario_setup import SCENARIO_OWNER
-
     act = current_act(state)
     at_act1 = act >= 0 and state.cards[act].code == "01146"
     loc = location_by_code(state, loc_code)
@@ -527,3 +530,8 @@ def check_pool() -> list[str]:
         codes += cards
     pool = card_pool()
     return [c for c in codes if c not in pool]
+
+
+#: The Devourer Below's hooks into the generic rules (:mod:`.scenario_hooks`).
+DEVOURER_BELOW: Final = Scenario(code=CODE, name="The Devourer Below", setup=setup,
+                                 location_revealed=identify_woods, no_resolution=no_resolution)

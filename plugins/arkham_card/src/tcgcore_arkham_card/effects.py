@@ -1,8 +1,9 @@
 """The effect language (:class:`~tcgcore_arkham_card.cards.Effect` ops) of card and
 scenario data, including the core player cards' ops.
 
-Part of the rules engine: handlers register on :data:`.rules.spec` when
-:mod:`.rules` imports this module.
+Part of the rules engine (layers in ``docs/architecture.md``): imports the shared
+:mod:`.queries`, :mod:`.abilities` and :mod:`.operations`; :func:`register` puts the step
+handlers on the spec :func:`.plugin.build_spec` builds.
 """
 
 from __future__ import annotations
@@ -14,9 +15,28 @@ from tcgcore import Option
 
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
+from .abilities import (
+    _unique_blocked,
+)
+from .actions import (
+    _ask_enemy,
+)
 from .card_choices import choice_effect, non_elite_here, search_pick
 from .cards import Effect
-from .rules import (
+from .operations import (
+    _enemy_enters,
+    _refill_encounter,
+    add_doom,
+    cannot_leave_play,
+    discard_card,
+    end_with,
+    enter_location,
+    gain_clues,
+    gain_surge,
+    reveal_location,
+    run_effects,
+)
+from .queries import (
     _PLAY_ZONE_PREFIXES,
     GAME,
     Z_AT,
@@ -26,28 +46,17 @@ from .rules import (
     Z_PLAY,
     Z_THREAT,
     Eng,
-    _ask_enemy,
-    _enemy_enters,
-    _refill_encounter,
     _traits,
-    _unique_blocked,
-    add_doom,
     agenda_threshold,
     can_enter,
     can_investigate,
-    cannot_leave_play,
     current_act,
     current_agenda,
-    discard_card,
     distances_from,
     dof,
-    end_with,
     enemies_at,
     engaged_enemies,
     engaged_seat,
-    enter_location,
-    gain_clues,
-    gain_surge,
     is_enemy,
     location_by_code,
     location_of,
@@ -55,13 +64,11 @@ from .rules import (
     player_order,
     rebuild_adjacency,
     register_aura,
-    reveal_location,
-    run_effects,
     shroud,
-    spec,
 )
 from .state import (
     AdvanceAgenda,
+    ArkhamState,
     AssetDiscardAnswer,
     AttacksOfOpportunity,
     CheckDefeat,
@@ -82,7 +89,6 @@ from .state import (
 # ============================================================================ effects
 
 
-@spec.handles(Effects)
 def _effects(eng: Eng, step: Effects) -> None:
     """Resolve the first effect, then the rest (anything the first pushes runs first)."""
     state = eng.state
@@ -461,13 +467,11 @@ def _xp_card_effect(eng: Eng, seat: int, e: Effect, source: int) -> None:
     # "cancel_revelation" and "attack_bonus" are handled by their callers
 
 
-@spec.handles(ChooseAnswer)
 def _choose_answer(eng: Eng, step: ChooseAnswer) -> None:
     chosen = step.a if eng.answer[0] == "a" else step.b
     run_effects(eng, step.seat, chosen, step.source)
 
 
-@spec.handles(AssetDiscardAnswer)
 def _asset_discard_answer(eng: Eng, step: AssetDiscardAnswer) -> None:
     discard_card(eng, int(eng.answer[0].split(":")[1]))
 
@@ -523,3 +527,11 @@ def _evade_enemy(eng: Eng, seat: int, eid: int) -> None:
         eng.move(eid, Z_AT[loc], kind="disengaged")
     eng.update_card(eid, exhausted=True)
     eng.emit("enemy_evaded", player=seat, card=eid)  # Ruth Turner: a forced trigger (A984.4)
+
+
+def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:
+    """Register this module's step handlers on ``spec`` (:func:`.plugin.build_spec` calls it
+    once, on the spec it builds)."""
+    spec.handles(Effects)(_effects)
+    spec.handles(ChooseAnswer)(_choose_answer)
+    spec.handles(AssetDiscardAnswer)(_asset_discard_answer)

@@ -1,8 +1,9 @@
 """Damage, horror, defeat and elimination (A701–A709); enemy attacks and the enemy
 phase (hunter, patrol, elusive, massive; A417, A601–A615).
 
-Part of the rules engine: handlers register on :data:`.rules.spec` when
-:mod:`.rules` imports this module.
+Part of the rules engine (layers in ``docs/architecture.md``): imports the shared
+:mod:`.queries`, :mod:`.abilities` and :mod:`.operations`; :func:`register` puts the step
+handlers on the spec :func:`.plugin.build_spec` builds.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ from tcgcore import Option
 from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .cards import CardDef
-from .rules import (
+from .operations import (
+    _agenda_forced,
+    _enemy_enters,
+    _extra_trauma_detail,
+    _game_end_applies,
+    _summary_detail,
+    discard_card,
+    end_phase_limits,
+    final_victory,
+)
+from .queries import (
     _POOL,
     BONUS_CODES,
     FORCED_CODES,
@@ -26,23 +37,15 @@ from .rules import (
     Z_PLAY,
     Z_THREAT,
     Eng,
-    _agenda_forced,
-    _enemy_enters,
-    _extra_trauma_detail,
-    _game_end_applies,
-    _summary_detail,
     _traits,
     barricaded,
     can_enter,
     cdef,
     current_act,
-    discard_card,
     distances_from,
     dof,
-    end_phase_limits,
     enemy_health,
     engaged_enemies,
-    final_victory,
     has_kw,
     inv_health,
     inv_sanity,
@@ -54,8 +57,10 @@ from .rules import (
     prey_filter,
     prey_is_exclusive,
     seats_at,
-    spec,
     trigger_of_eliminated,
+)
+from .scenario_hooks import (
+    scenario_of,
 )
 from .state import (
     AdvanceAct,
@@ -114,7 +119,6 @@ def _soakers(state: ArkhamState, seat: int, kind: str, pending: dict[str, int]) 
 _INV_OPTION: Final = Option(key="inv", label="Investigator")
 
 
-@spec.handles(Harm)
 def _harm(eng: Eng, step: Harm) -> None:
     """A701: assign damage and horror point by point, then place all at once."""
     state = eng.state
@@ -146,7 +150,6 @@ def _harm(eng: Eng, step: Harm) -> None:
     _place_harm(eng, step)
 
 
-@spec.handles(HarmAnswer)
 def _harm_answer(eng: Eng, step: HarmAnswer) -> None:
     key = eng.answer[0]
     tgt = "inv" if key == "inv" else key.split(":")[1]
@@ -200,7 +203,6 @@ def _place_harm(eng: Eng, step: Harm) -> None:
     eng.push(CheckDefeat(seat=seat), *strike_back)
 
 
-@spec.handles(CheckDefeat)
 def _check_defeat(eng: Eng, step: CheckDefeat) -> None:
     """A703/A704: defeat by damage (physical) or horror (mental); both: choose."""
     state = eng.state
@@ -220,13 +222,11 @@ def _check_defeat(eng: Eng, step: CheckDefeat) -> None:
         eng.push(Eliminate(seat=seat, reason="defeated"))
 
 
-@spec.handles(TraumaAnswer)
 def _trauma_answer(eng: Eng, step: TraumaAnswer) -> None:
     eng.state.inv[step.seat].trauma = eng.answer[0]
     eng.push(Eliminate(seat=step.seat, reason="defeated"))
 
 
-@spec.handles(Eliminate)
 def _eliminate(eng: Eng, step: Eliminate) -> None:
     """A705: clues to the location, enemies left unengaged there (state kept) and
     re-engaging, threat cards discarded, cards removed, new lead; nobody left: A708."""
@@ -277,7 +277,7 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
     remaining = player_order(state)
     if not remaining:
         resigned = any(i.status == "resigned" for i in state.inv)
-        lost = _devourer.no_resolution(state)  # A995.1: resigning does not save anyone
+        lost = scenario_of(eng).no_resolution(state)  # A995.1: resigning does not save anyone
         if lost:
             resigned = False
         detail: dict[str, tcgcore.Scalar] = {"resolution": "R-none", "lead": state.lead,
@@ -291,7 +291,7 @@ def _eliminate(eng: Eng, step: Eliminate) -> None:
             if i.trauma:
                 detail[f"trauma{s}"] = i.trauma
         _extra_trauma_detail(state, detail)
-        _summary_detail(state, detail)
+        _summary_detail(eng, detail)
         seats = list(range(state.num_players))
         if resigned:
             eng.end(reason="no_resolution", detail=detail)  # A708.1
@@ -322,7 +322,6 @@ def _drop_triggers_of(state: ArkhamState, seat: int) -> None:
             step.triggers[:] = [t for t in step.triggers if not trigger_of_eliminated(state, t)]
 
 
-@spec.handles(LeadAnswer)
 def _lead_answer(eng: Eng, step: LeadAnswer) -> None:
     seat = int(eng.answer[0].split(":")[1])
     eng.state.lead = seat
@@ -347,7 +346,6 @@ def _may_attack(state: ArkhamState, seat: int, d: CardDef) -> bool:
     return not (limits and limits.get("flag:on_the_lam:round") and "Elite" not in _traits(d))
 
 
-@spec.handles(EnemyAttack)
 def _enemy_attack(eng: Eng, step: EnemyAttack) -> None:
     """A417.4: an attack deals the enemy's damage and horror at once."""
     state = eng.state
@@ -361,7 +359,6 @@ def _enemy_attack(eng: Eng, step: EnemyAttack) -> None:
     eng.push(AttackHits(enemy=eid, seat=seat, event=ev.seq, exhaust=step.exhaust))
 
 
-@spec.handles(AttackHits)
 def _attack_hits(eng: Eng, step: AttackHits) -> None:
     """The attack lands unless a "when" effect cancelled it (A901.1)."""
     state = eng.state
@@ -387,7 +384,6 @@ def _attack_hits(eng: Eng, step: AttackHits) -> None:
              AfterAttack(enemy=eid, seat=seat, exhaust=step.exhaust))
 
 
-@spec.handles(AfterAttack)
 def _after_attack(eng: Eng, step: AfterAttack) -> None:
     state = eng.state
     eid = step.enemy
@@ -406,7 +402,6 @@ def _after_attack(eng: Eng, step: AfterAttack) -> None:
         eng.emit("enemy_exhausted", card=eid, code=card.code)
 
 
-@spec.handles(DamageEnemy)
 def _damage_enemy(eng: Eng, step: DamageEnemy) -> None:
     """A615: damage; defeated at damage >= health; victory display or discard."""
     state = eng.state
@@ -429,7 +424,6 @@ def _damage_enemy(eng: Eng, step: DamageEnemy) -> None:
             _midnight.check_objective(eng)  # A983.3
 
 
-@spec.handles(ElusiveMove)
 def _elusive(eng: Eng, step: ElusiveMove) -> None:
     """A610: disengage, move to a connecting location (preferring ones without
     investigators; lead chooses) and exhaust."""
@@ -453,7 +447,6 @@ def _elusive(eng: Eng, step: ElusiveMove) -> None:
             resume=ElusiveAnswer(enemy=eid))
 
 
-@spec.handles(ElusiveAnswer)
 def _elusive_answer(eng: Eng, step: ElusiveAnswer) -> None:
     _elusive_to(eng, step.enemy, int(eng.answer[0].split(":")[1]))
 
@@ -463,7 +456,6 @@ def _elusive_to(eng: Eng, eid: int, loc: int) -> None:
     eng.update_card(eid, exhausted=True)
 
 
-@spec.handles(EnemyPhase)
 def _enemy_phase(eng: Eng, step: EnemyPhase) -> None:
     state = eng.state
     end_phase_limits(state)  # the investigation phase ended (A978.3)
@@ -485,7 +477,6 @@ def _movers(state: ArkhamState) -> list[int]:
     return out
 
 
-@spec.handles(HunterMoves)
 def _hunter_moves(eng: Eng, step: HunterMoves) -> None:
     """3.2 (A605, A606): ready unengaged hunter/patrol enemies move one at a time, the
     lead choosing the order when several move (A605.7)."""
@@ -503,7 +494,6 @@ def _hunter_moves(eng: Eng, step: HunterMoves) -> None:
             resume=HunterPick(pending=pending))
 
 
-@spec.handles(HunterPick)
 def _hunter_pick(eng: Eng, step: HunterPick) -> None:
     eid = int(eng.answer[0].split(":")[1])
     eng.push(MoveOne(enemy=eid),
@@ -544,7 +534,6 @@ def _move_choices(state: ArkhamState, eid: int) -> tuple[list[int], list[int]]:
     return [], steps
 
 
-@spec.handles(MoveOne)
 def _move_one(eng: Eng, step: MoveOne) -> None:
     state = eng.state
     eid = step.enemy
@@ -570,7 +559,6 @@ def _move_step(eng: Eng, eid: int, steps: list[int]) -> None:
             resume=MoveOneAnswer(enemy=eid, what="path"))
 
 
-@spec.handles(MoveOneAnswer)
 def _move_one_answer(eng: Eng, step: MoveOneAnswer) -> None:
     state = eng.state
     key = eng.answer[0]
@@ -585,7 +573,6 @@ def _move_one_answer(eng: Eng, step: MoveOneAnswer) -> None:
     _move_step(eng, step.enemy, [n for n in state.adj.get(str(loc), ()) if back.get(n) == here - 1])
 
 
-@spec.handles(EnemyAttacks)
 def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
     """3.3 (A417.2): per investigator in player order, each ready engaged enemy attacks in
     the investigator's chosen order, then exhausts (A417.5)."""
@@ -611,7 +598,6 @@ def _enemy_attacks(eng: Eng, step: EnemyAttacks) -> None:
             resume=AttackPick(seats=seats, pending=pending))
 
 
-@spec.handles(AttackPick)
 def _attack_pick(eng: Eng, step: AttackPick) -> None:
     eid = int(eng.answer[0].split(":")[1])
     eng.push(_one_enemy_attacks(eng.state, eid, step.seats[0]),
@@ -628,7 +614,6 @@ def _one_enemy_attacks(state: ArkhamState, eid: int, seat: int) -> tcgcore.Step:
     return EnemyAttack(enemy=eid, seat=seat, exhaust=True)
 
 
-@spec.handles(MassiveAttacks)
 def _massive_attacks(eng: Eng, step: MassiveAttacks) -> None:
     """A611.2: a ready massive enemy attacks each investigator at its location that it may
     attack, one at a time in the order the lead chooses (``inv:<seat>``; no question when
@@ -660,7 +645,6 @@ def _massive_attacks(eng: Eng, step: MassiveAttacks) -> None:
             resume=MassivePick(enemy=eid, seats=seats))
 
 
-@spec.handles(MassivePick)
 def _massive_pick(eng: Eng, step: MassivePick) -> None:
     seat = int(eng.answer[0].split(":")[1])
     eng.push(EnemyAttack(enemy=step.enemy, seat=seat),
@@ -668,8 +652,34 @@ def _massive_pick(eng: Eng, step: MassivePick) -> None:
                             started=True))
 
 
-@spec.handles(EndEnemyPhase)
 def _end_enemy_phase(eng: Eng, step: EndEnemyPhase) -> None:
     state = eng.state
     eng.emit("phase_ended", data={"phase": "enemy"})
     eng.push(*_agenda_forced(state, "enemy_phase_end"), UpkeepPhase())
+
+
+def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:
+    """Register this module's step handlers on ``spec`` (:func:`.plugin.build_spec` calls it
+    once, on the spec it builds)."""
+    spec.handles(Harm)(_harm)
+    spec.handles(HarmAnswer)(_harm_answer)
+    spec.handles(CheckDefeat)(_check_defeat)
+    spec.handles(TraumaAnswer)(_trauma_answer)
+    spec.handles(Eliminate)(_eliminate)
+    spec.handles(LeadAnswer)(_lead_answer)
+    spec.handles(EnemyAttack)(_enemy_attack)
+    spec.handles(AttackHits)(_attack_hits)
+    spec.handles(AfterAttack)(_after_attack)
+    spec.handles(DamageEnemy)(_damage_enemy)
+    spec.handles(ElusiveMove)(_elusive)
+    spec.handles(ElusiveAnswer)(_elusive_answer)
+    spec.handles(EnemyPhase)(_enemy_phase)
+    spec.handles(HunterMoves)(_hunter_moves)
+    spec.handles(HunterPick)(_hunter_pick)
+    spec.handles(MoveOne)(_move_one)
+    spec.handles(MoveOneAnswer)(_move_one_answer)
+    spec.handles(EnemyAttacks)(_enemy_attacks)
+    spec.handles(AttackPick)(_attack_pick)
+    spec.handles(MassiveAttacks)(_massive_attacks)
+    spec.handles(MassivePick)(_massive_pick)
+    spec.handles(EndEnemyPhase)(_end_enemy_phase)

@@ -7,14 +7,15 @@ the reference card). This module adds what a data file cannot say:
 * :func:`setup_midnight`: the random Downtown and Southside, all locations revealed, the
   starting location from the campaign log, the Acolytes by player count, the Ghoul
   Priest, and the separate Cultist deck (zone ``cultists``, hidden) (A981);
-* :func:`condition_met`: extra requirements of location, act and parley abilities
-  (``Ability.condition``, A981.3);
 * :func:`scenario_op`: the effect ops of the Midnight Masks cards and of the Dark Cult,
   Nightgaunts and Locked Doors sets (called by ``effects._one_effect``; names in
   :data:`OPS`);
-* :func:`check_objective`, :func:`write_log`, :func:`clues_blocked` and
-  :func:`spawn_redirect`: the act's objective, the campaign-log output and two constant
-  abilities (The Masked Hunter, Your House) the shared rules ask about.
+* :func:`check_objective`, :func:`write_log` and :func:`spawn_redirect`: the act's
+  objective, the campaign-log output and a constant ability (Your House) the shared
+  rules ask about.
+
+:data:`MIDNIGHT_MASKS` is the scenario's :class:`~tcgcore_arkham_card.scenario_hooks.Scenario`
+(its setup and its campaign-log output).
 
 All state lives in :class:`~tcgcore_arkham_card.state.ArkhamState`; randomness comes from
 ``eng.rng`` only.
@@ -28,8 +29,22 @@ import tcgcore
 from tcgcore import Option
 
 from . import log_keys
+from .card_choices import (
+    search_pick,
+)
 from .cards import Effect
-from .rules import (
+from .operations import (
+    SCENARIO_OWNER,
+    _add_location,
+    _spend_group_clues,
+    add_doom,
+    enter_location,
+    gain_surge,
+    reveal_location,
+    run_effects,
+)
+from .queries import (
+    CULTIST_ZONE,
     ENEMY_CODES,
     ENEMY_ZONE_PREFIXES,
     FORCED_CODES,
@@ -38,26 +53,24 @@ from .rules import (
     Z_HAND,
     Z_THREAT,
     Eng,
-    _spend_group_clues,
+    _spenders,
     _traits,
-    add_doom,
+    clues_blocked,
     current_act,
     current_agenda,
     distances_from,
     dof,
     engaged_enemies,
-    enter_location,
-    gain_surge,
     is_enemy,
     location_by_code,
     location_of,
     player_order,
     prey_filter,
     rebuild_adjacency,
-    reveal_location,
-    run_effects,
-    spec,
     zone_ids,
+)
+from .scenario_hooks import (
+    Scenario,
 )
 from .state import (
     AdvanceAct,
@@ -73,8 +86,8 @@ from .state import (
     StartTest,
 )
 
-__all__ = ["CULTIST_DECK", "HUNTER", "OPS", "SCENARIO", "check_objective", "clues_blocked",
-           "condition_met", "scenario_op", "setup_midnight", "spawn_redirect", "write_log"]
+__all__ = ["CULTIST_DECK", "HUNTER", "MIDNIGHT_MASKS", "OPS", "SCENARIO", "check_objective",
+           "scenario_op", "setup_midnight", "spawn_redirect", "write_log"]
 
 #: The scenario code.
 SCENARIO: Final = "01120"
@@ -82,8 +95,6 @@ SCENARIO: Final = "01120"
 HUNTER: Final = "01121b"
 #: The Cult of Umôrdhoth cards forming the separate Cultist deck (A981.5).
 CULTIST_DECK: Final = ("01137", "01138", "01139", "01140", "01141")
-#: Zone id of the Cultist deck.
-CULTIST_ZONE: Final = "cultists"
 _DOWNTOWN: Final = ("01130", "01131")
 _SOUTHSIDE: Final = ("01126", "01127")
 _YOUR_HOUSE, _RIVERTOWN, _GRAVEYARD = "01124", "01125", "01133"
@@ -118,8 +129,6 @@ def setup_midnight(eng: Eng) -> None:
     Graveyard, and shuffles the Ghoul Priest into the encounter deck while the log
     says he is alive.
     """
-    from .scenario_setup import SCENARIO_OWNER, _add_location
-
     state = eng.state
     n = state.num_players
     for pair in (_DOWNTOWN, _SOUTHSIDE):
@@ -166,12 +175,6 @@ def _location_named(state: ArkhamState, spot: str) -> int:
 # ---------------------------------------------------------------------------- queries
 
 
-def clues_blocked(state: ArkhamState, seat: int) -> bool:
-    """A984.2: an investigator engaged with an enemy that has the ``no_clues_engaged``
-    keyword (The Masked Hunter) cannot discover or spend clues."""
-    return any("no_clues_engaged" in dof(state, e).keywords for e in engaged_enemies(state, seat))
-
-
 def spawn_redirect(state: ArkhamState, code: str) -> int:
     """A982.1: a location in play whose forced ``spawn_redirect`` names ``code`` (Your
     House and the Ghoul Priest); -1 when none."""
@@ -180,38 +183,6 @@ def spawn_redirect(state: ArkhamState, code: str) -> int:
             if e.code == code:
                 return loc
     return -1
-
-
-def _spenders(state: ArkhamState) -> list[int]:
-    return [s for s in player_order(state) if not clues_blocked(state, s)]
-
-
-def condition_met(state: ArkhamState, seat: int, cid: int, cond: str) -> bool:
-    """Whether an ability's ``condition`` holds (A981.3, A983.2, A984.1).
-
-    Conditions: ``hand:N`` (N cards in hand), ``clues:N`` (N clues the investigator may
-    spend), ``group_clues_per_inv:N`` (the group may spend N clues per investigator and
-    the Cultist deck is not empty), ``damaged``, ``horrified``, ``deck`` (cards in deck).
-    Unknown conditions are false.
-    """
-    inv = state.inv[seat]
-    kind, _, arg = cond.partition(":")
-    if kind == "hand":
-        return len(state.zones[Z_HAND[seat]].cards) >= int(arg)
-    if kind == "clues":
-        return inv.clues >= int(arg) and not clues_blocked(state, seat)
-    if kind == "group_clues_per_inv":
-        zone = state.zones.get(CULTIST_ZONE)
-        if zone is None or not zone.cards:
-            return False
-        return sum(state.inv[s].clues for s in _spenders(state)) >= int(arg) * state.num_players
-    if kind == "damaged":
-        return inv.damage > 0
-    if kind == "horrified":
-        return inv.horror > 0
-    if kind == "deck":
-        return bool(state.zones[Z_DECK[seat]].cards)
-    return False
 
 
 def _enemies_in_play(state: ArkhamState) -> list[int]:
@@ -413,8 +384,6 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         found = [c for c in top if set(e.codes) & set(_traits(dof(state, c)))
                  and not dof(state, c).is_weakness()]
         eng.emit("looked", player=seat, amount=len(top))
-        from .card_choices import search_pick
-
         search_pick(eng, seat, found, "hand")  # the investigator chooses
     elif op == "enemies_forced":  # A982.3 (Wizard of the Order)
         enemies_forced(eng, e.code)
@@ -424,7 +393,6 @@ def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         raise tcgcore.EngineError(f"arkham_card: unknown effect op {op!r}")
 
 
-@spec.handles(MidnightAnswer)
 def _midnight_answer(eng: Eng, step: MidnightAnswer) -> None:
     """The lead's tie-break: doom on the chosen enemy, or the attachment placed."""
     cid = int(eng.answer[0].split(":")[1])
@@ -506,3 +474,13 @@ def write_log(state: ArkhamState, resolution: str) -> None:
             PRIEST_ALIVE not in state.cross_out:
         state.cross_out.append(PRIEST_ALIVE)
 
+
+def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:
+    """Register this module's step handlers on ``spec`` (:func:`.plugin.build_spec` calls it
+    once, on the spec it builds)."""
+    spec.handles(MidnightAnswer)(_midnight_answer)
+
+
+#: The Midnight Masks' hooks into the generic rules (:mod:`.scenario_hooks`).
+MIDNIGHT_MASKS: Final = Scenario(code=SCENARIO, name="The Midnight Masks", setup=setup_midnight,
+                                 write_log=write_log)

@@ -14,7 +14,10 @@ from typing import Any
 
 import tcgcore
 
-from .rules import (
+from .operations import (
+    victory_total,
+)
+from .queries import (
     act_threshold,
     agenda_threshold,
     cdef,
@@ -31,7 +34,6 @@ from .rules import (
     location_of,
     shroud,
     skill_value,
-    victory_total,
 )
 from .state import ArkhamState
 

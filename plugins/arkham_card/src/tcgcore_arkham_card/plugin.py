@@ -1,8 +1,11 @@
 """Registers the arkham_card game with tcgcore (entry point group ``tcgcore``).
 
-The rules live in :mod:`tcgcore_arkham_card.rules`; this module adds the public view
-panel (:func:`view_extra` and :func:`view_fact`, from :mod:`.panel`), readable event lines
-and the registration hook.
+:func:`build_spec` assembles the game's :class:`~.scenario_hooks.ArkhamSpec` in one place: every
+field at once, the step handlers of each rules module (their ``register`` functions) and
+the table of scenarios (:mod:`.scenario_hooks`). The rules live in the modules it names (layers
+in ``docs/architecture.md``); this module adds the public view panel (:func:`view_extra`
+and :func:`view_fact`, from :mod:`.panel`), readable event lines and the registration
+hook.
 """
 
 from __future__ import annotations
@@ -12,20 +15,33 @@ from typing import Any
 
 import tcgcore
 
-from . import search_hooks
+from . import (
+    actions,
+    effects,
+    enemies,
+    midnight_masks,
+    rules,
+    scenario_setup,
+    search_hooks,
+    skill_tests,
+)
 from .agent import HeuristicAgent
 from .campaign_runner import run_campaign_cli
 from .card_usage import card_usage
 from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
+from .devourer_below import DEVOURER_BELOW
+from .midnight_masks import MIDNIGHT_MASKS
 from .panel import view_extra, view_fact
 from .presentation import card_info as _catalogue_entry
-from .rules import GAME, cdef, dof, spec
+from .queries import GAME, cdef, dof
+from .scenario_hooks import ArkhamSpec, Scenario
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
 from .state import ArkhamState
+from .the_gathering import THE_GATHERING
 from .validation import RESUME_STEPS, state_problem
 
-__all__ = ["GAME", "OPTIONS", "ArkhamState", "spec", "tcgcore_games", "view_extra",
+__all__ = ["GAME", "OPTIONS", "ArkhamState", "build_spec", "spec", "tcgcore_games", "view_extra",
            "view_fact"]
 
 
@@ -633,38 +649,76 @@ def _seat_name(panel: dict[str, Any], seat: int) -> str:
     return str(invs[seat]["name"]) if 0 <= seat < len(invs) else f"seat {seat}"
 
 
-spec.view_extra = view_extra
-spec.view_fact = view_fact
-spec.describe_event = describe
-spec.title = "Arkham Horror: The Card Game"
-spec.card_tags = card_tags
-spec.optional_window = optional_window
-# A701: damage and horror are asked point by point; a front end may take them all at once
-spec.point_choices = frozenset({"assign_damage", "assign_horror"})
-spec.zone_words = {"play": "play area", "aside": "cards set aside", "threat": "threat area",
-                   "locations": "locations", "setaside": "set-aside cards",
-                   "acts": "act deck", "agendas": "agenda deck", "encounter": "encounter deck",
-                   "victory": "victory display", "committed": "committed cards",
-                   "resolving": "cards resolving", "out": "out of play",
-                   "removed": "removed from the game", "at": "at a location"}
-spec.validate_state = validate
-spec.resume_steps = RESUME_STEPS
-spec.card_name = card_name
-spec.card_text = card_text
+#: the scenarios with rules of their own (:mod:`.scenario_hooks`)
+SCENARIOS: tuple[Scenario, ...] = (THE_GATHERING, MIDNIGHT_MASKS, DEVOURER_BELOW)
 
-spec.card_info = card_info
-spec.find_card = find_card
-spec.render_panel = render_panel
-spec.agents["heuristic"] = HeuristicAgent
-spec.default_agent = "heuristic"
-# determinisation and search hooks (tcgcore.determinize, the ismcts agent)
-spec.sample_pool = search_hooks.sample_pool
-spec.sample_extra = search_hooks.sample_extra
-spec.evaluate = search_hooks.evaluate
-# the balance lab's card figures (tcgcore.balance)
-spec.card_usage = card_usage
-spec.check_deck = check_deck
-spec.campaign_runner = run_campaign_cli  # tcgcore campaign arkham_card … (A980)
+
+def build_spec() -> ArkhamSpec:
+    """The arkham_card game spec: all its fields, every rules module's step handlers and
+    the scenario table, assembled here and nowhere else (nothing changes it afterwards).
+
+    Raises:
+        tcgcore.EngineError: two modules register a handler for one step type, or two
+            scenarios claim one effect op.
+    """
+    spec = ArkhamSpec(
+        name=GAME,
+        version="0.1.0",
+        state_type=ArkhamState,
+        setup=scenario_setup.setup,
+        players=(1, 4),
+        default_players=1,
+        description="Arkham Horror: The Card Game (詭鎮奇談：卡牌版), cooperative, 1-4 investigators",
+        trigger_policy=tcgcore.decided_by(rules.lead_seat),
+        forced_first=True,
+        collect_triggers=rules.collect,
+        trigger_kinds=rules.TRIGGER_KINDS,
+        resolve_trigger=rules.resolve,
+        # event data naming cards: harm's source, the enemy entering, the location left, the
+        # spawn location; zones at.<location> are named after the location's alias
+        card_data_keys=("source", "enemy", "from", "location"),
+        card_zone_prefixes=("at.",),
+        view_extra=view_extra,
+        view_fact=view_fact,
+        describe_event=describe,
+        title="Arkham Horror: The Card Game",
+        card_tags=card_tags,
+        optional_window=optional_window,
+        # A701: damage and horror are asked point by point; a front end may take them all
+        point_choices=("assign_damage", "assign_horror"),
+        zone_words={"play": "play area", "aside": "cards set aside", "threat": "threat area",
+                    "locations": "locations", "setaside": "set-aside cards",
+                    "acts": "act deck", "agendas": "agenda deck", "encounter": "encounter deck",
+                    "victory": "victory display", "committed": "committed cards",
+                    "resolving": "cards resolving", "out": "out of play",
+                    "removed": "removed from the game", "at": "at a location"},
+        validate_state=validate,
+        resume_steps=RESUME_STEPS,
+        card_name=card_name,
+        card_text=card_text,
+        card_info=card_info,
+        find_card=find_card,
+        render_panel=render_panel,
+        agents={"heuristic": HeuristicAgent},
+        default_agent="heuristic",
+        # determinisation and search hooks (tcgcore.determinize, the ismcts agent)
+        sample_pool=search_hooks.sample_pool,
+        sample_extra=search_hooks.sample_extra,
+        evaluate=search_hooks.evaluate,
+        # the balance lab's card figures (tcgcore.balance)
+        card_usage=card_usage,
+        check_deck=check_deck,
+        campaign_runner=run_campaign_cli,  # tcgcore campaign arkham_card … (A980)
+        scenarios={sc.code: sc for sc in SCENARIOS},
+    )
+    for register in (rules.register, actions.register, skill_tests.register, effects.register,
+                     enemies.register, scenario_setup.register, midnight_masks.register):
+        register(spec)
+    return spec
+
+
+#: the game spec the ``tcgcore_games`` hook registers
+spec: ArkhamSpec = build_spec()
 
 
 @tcgcore.hookimpl

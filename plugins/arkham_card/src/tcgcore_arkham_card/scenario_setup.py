@@ -1,5 +1,8 @@
 """Scenario setup: built-in scenarios (A301–A309) and test descriptions (the scenario
-builder; format in ``docs/arkham_card/scenario-format.md``)."""
+builder; format in ``docs/arkham_card/scenario-format.md``).
+
+A built-in scenario's own setup runs last, through its
+:attr:`.scenario_hooks.Scenario.setup` hook (:func:`.scenario_hooks.scenario_of`)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import msgspec
 
 import tcgcore
 
+from .campaign import validate_deck
 from .card_checks import card_object_problem, token_effect_problem
 from .cards import (
     CardDef,
@@ -17,6 +21,7 @@ from .cards import (
     card_pool,
     find_scenario,
     load_scenario,
+    parse_cards,
     scenario_list,
 )
 from .decks import (
@@ -29,19 +34,27 @@ from .decks import (
     load_deck,
     starter_codes,
 )
-from .rules import (
+from .operations import (
+    SCENARIO_OWNER,
+    _add_location,
+    enter_location,
+    place_clues,
+    reveal_location,
+)
+from .queries import (
     GAME,
     Eng,
     cdef,
-    enter_location,
     player_order,
     rebuild_adjacency,
     register_aura,
-    reveal_location,
-    spec,
 )
 from .scenario_desc import Description
+from .scenario_hooks import (
+    scenario_of,
+)
 from .state import (
+    ArkhamState,
     BeginRound,
     EnemyPhase,
     Inv,
@@ -71,10 +84,6 @@ BAGS: Final[dict[str, tuple[str, ...]]] = {
 _SYMBOLS: Final = ("skull", "skull", "cultist", "tablet", "auto_fail", "elder_sign")
 _DIFFICULTIES: Final = ("easy", "standard", "hard", "expert")
 
-#: Seat recorded as owner of scenario (encounter) cards: the core needs a seat; the rules
-#: tell encounter cards from player cards by type (see ``rules.is_player_card``).
-SCENARIO_OWNER: Final = 0
-
 
 def chaos_bag(difficulty: str) -> list[str]:
     """The 16–18 token bag for a difficulty (A302)."""
@@ -100,12 +109,6 @@ def _zones(eng: Eng, n: int) -> None:
     eng.add_zone("resolving", "resolving", ordered=False)
     eng.add_zone("out", "out", ordered=False)
     eng.add_zone("removed", "removed", visibility="hidden", ordered=False)
-
-
-def _add_location(eng: Eng, code: str, zone: str) -> int:
-    card = eng.add_card(code, SCENARIO_OWNER, zone)
-    eng.add_zone(f"at.{card.id}", "area", ordered=False)
-    return card.id
 
 
 def _check_code(state: Any, code: str, where: str) -> CardDef:
@@ -342,8 +345,6 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
             if c not in pool and not (extra and c in extra):  # else _check_code passes
                 _check_code(state, c, f"option 'decks' seat {s}")
         if decks is not None and not imported:
-            from .campaign import validate_deck
-
             problems = validate_deck(d.code, deck_codes)
             if problems:
                 raise tcgcore.DeckError(f"{GAME}: option 'decks' seat {s}", problems)
@@ -374,7 +375,6 @@ def _setup_builtin(eng: Eng, sdef: ScenarioDef, options: dict[str, Any]) -> None
              ScenarioSetup(scenario=sdef.code), BeginRound())
 
 
-@spec.handles(ScenarioSetup)
 def _scenario_setup(eng: Eng, step: ScenarioSetup) -> None:
     """A301.1, A307, A308: decks, locations and the starting location, after mulligans."""
     state = eng.state
@@ -400,14 +400,7 @@ def _scenario_setup(eng: Eng, step: ScenarioSetup) -> None:
     reveal_location(eng, start)
     for s in range(n):
         state.inv[s].location = start
-    if sdef.code == "01120":  # The Midnight Masks (A981)
-        from .midnight_masks import setup_midnight
-
-        setup_midnight(eng)
-    if sdef.code == "01142":  # The Devourer Below (A991)
-        from .devourer_below import setup as setup_devourer
-
-        setup_devourer(eng)
+    scenario_of(eng).setup(eng)  # the scenario's own setup (A981, A991)
 
 
 # ---------------------------------------------------------------------------- builder
@@ -567,8 +560,6 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
         raise tcgcore.OptionsError(f"{GAME}: scenario description lists "
                                    f"{len(desc.investigators)} investigators for "
                                    f"{state.num_players} seats")
-    from .cards import parse_cards
-
     if desc.cards:
         state.extra_defs = parse_cards(msgspec.json.encode(desc.cards), source="description")
     pool = card_pool()
@@ -604,8 +595,6 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
         if ld.revealed:
             eng.set_counter(lid, "revealed", 1)
             if ld.clues is None:
-                from .rules import place_clues
-
                 place_clues(eng, lid)
         if ld.clues is not None:
             eng.set_counter(lid, "clues", ld.clues)
@@ -742,3 +731,9 @@ def _build_description(eng: Eng, raw: dict[str, Any]) -> None:
     else:
         raise tcgcore.OptionsError(f"{GAME}: scenario description: unknown phase {phase!r}")
     state.stack.extend(engage_checks)  # enemies described at an investigator's location
+
+
+def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:
+    """Register this module's step handlers on ``spec`` (:func:`.plugin.build_spec` calls it
+    once, on the spec it builds)."""
+    spec.handles(ScenarioSetup)(_scenario_setup)

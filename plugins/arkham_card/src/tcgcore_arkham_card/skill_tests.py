@@ -1,8 +1,9 @@
 """Skill tests ST.1–ST.8 (A501–A509): committing, player windows, chaos tokens,
 results, and the core player cards' reactions to results.
 
-Part of the rules engine: handlers register on :data:`.rules.spec` when
-:mod:`.rules` imports this module.
+Part of the rules engine (layers in ``docs/architecture.md``): imports the shared
+:mod:`.queries`, :mod:`.abilities` and :mod:`.operations`; :func:`register` puts the step
+handlers on the spec :func:`.plugin.build_spec` builds.
 """
 
 from __future__ import annotations
@@ -13,10 +14,27 @@ import tcgcore
 from tcgcore import Option
 
 from . import midnight_masks as _midnight  # scenario rules (A981-A985)
-from .card_choices import ask_wendy, play_labels, sure_gamble_options, wendy_can_react
-from .cards import Ability, Effect, card_pool
-from .rules import (
+from .abilities import (
     _AUTO_FAIL,
+    _activatables,
+    _threat_keyword,
+    card_cost,
+    may_respond,
+    response_cards,
+)
+from .card_choices import (
+    ask_wendy,
+    card_choice_answer,
+    play_labels,
+    wendy_can_react,
+)
+from .cards import Ability, Effect, card_pool
+from .operations import (
+    discard_card,
+    pick_token,
+    run_effects,
+)
+from .queries import (
     _POOL,
     _SYMBOLS,
     BONUS_CODES,
@@ -26,27 +44,18 @@ from .rules import (
     Z_PLAY,
     Z_THREAT,
     Eng,
-    _activatables,
-    _threat_keyword,
     _traits,
     any_has_kw,
-    card_cost,
-    discard_card,
     dof,
     doom_in_play,
     enemies_at,
     engaged_seat,
     has_kw,
     location_of,
-    may_respond,
     name_of,
-    pick_token,
     printed,
-    response_cards,
-    run_effects,
     seats_at,
     skill_value,
-    spec,
 )
 from .state import (
     ApplyResults,
@@ -74,7 +83,6 @@ from .state import (
 # ============================================================================ skill tests
 
 
-@spec.handles(StartTest)
 def _start_test(eng: Eng, step: StartTest) -> None:
     """ST.1 (A502.1): set skill and difficulty; then commits, windows, token, result."""
     state = eng.state
@@ -137,7 +145,6 @@ def _committable(state: ArkhamState, seat: int, test: SkillTest) -> list[int]:
     return out
 
 
-@spec.handles(CommitStep)
 def _commit(eng: Eng, step: CommitStep) -> None:
     """ST.2: the tester commits any number, each other investigator at the location one
     (A503.1, A503.4); peril blocks the others (A613.1)."""
@@ -180,7 +187,6 @@ def _commit_prompt(state: ArkhamState, test: SkillTest) -> str:
             f"vs difficulty {max(0, test.difficulty)}; each matching icon adds 1)")
 
 
-@spec.handles(CommitAnswer)
 def _commit_answer(eng: Eng, step: CommitAnswer) -> None:
     state = eng.state
     test = state.test
@@ -218,7 +224,6 @@ def _window_options(state: ArkhamState, seat: int) -> list[Option]:
     return opts
 
 
-@spec.handles(TestWindow)
 def _test_window(eng: Eng, step: TestWindow) -> None:
     state = eng.state
     for i, seat in enumerate(step.seats):
@@ -230,7 +235,6 @@ def _test_window(eng: Eng, step: TestWindow) -> None:
             return
 
 
-@spec.handles(TestWindowAnswer)
 def _test_window_answer(eng: Eng, step: TestWindowAnswer) -> None:
     key = eng.answer[0]
     if key == "pass":
@@ -242,7 +246,6 @@ def _test_window_answer(eng: Eng, step: TestWindowAnswer) -> None:
              TestWindow(seats=step.seats))
 
 
-@spec.handles(RevealToken)
 def _reveal_token(eng: Eng, step: RevealToken) -> None:
     """ST.3/ST.4 (A504, A505): reveal a token and resolve its effect."""
     state = eng.state
@@ -408,7 +411,6 @@ def token_modifier(state: ArkhamState, seat: int, token: str) -> int:
     return mod
 
 
-@spec.handles(DetermineResult)
 def _determine(eng: Eng, step: DetermineResult) -> None:
     """ST.5/ST.6 (A506, A507): modified skill (floor 0), success if >= difficulty;
     auto-fail counts the skill as 0 and always fails (A505.3)."""
@@ -523,7 +525,6 @@ def _would_fail_options(state: ArkhamState, seat: int) -> list[Option] | None:
     return play_labels(state, seat, response_cards(state, seat, "would_fail"))
 
 
-@spec.handles(WouldFailAnswer)
 def _would_fail_answer(eng: Eng, step: WouldFailAnswer) -> None:
     state = eng.state
     test = state.test
@@ -556,7 +557,6 @@ def _would_fail_answer(eng: Eng, step: WouldFailAnswer) -> None:
         eng.push(done, DetermineResult())
 
 
-@spec.handles(ApplyResults)
 def _apply_results(eng: Eng, step: ApplyResults) -> None:
     """ST.7 (A508): apply results; committed cards are still committed (A508.2)."""
     state = eng.state
@@ -706,7 +706,6 @@ def _asset_test_reactions(eng: Eng, test: SkillTest) -> list[tcgcore.Step]:
     return out
 
 
-@spec.handles(EndTest)
 def _end_test(eng: Eng, step: EndTest) -> None:
     """ST.8 (A509.1): committed cards to their owners' discard piles, tokens back."""
     state = eng.state
@@ -732,3 +731,61 @@ def _end_test(eng: Eng, step: EndTest) -> None:
             eng.push(Effects(seat=test.seat, effects=tuple(after)))
     if state.deferred_tests:
         eng.push(StartTest(test=state.deferred_tests.pop(0)))
+
+
+def sure_gamble_options(eng: Eng, seat: int, token: str) -> list[Option] | None:
+    """Sure Gamble (A978.5) in hand and affordable after a token with a negative
+    modifier is revealed for your test; ``None`` when the seat gets no window (A913.1:
+    decided from public facts, so the list may be empty)."""
+    state = eng.state
+    if token_modifier(state, seat, token) >= 0 or _threat_keyword(state, seat, "no_play") \
+            or not may_respond(state, seat, "token_negative"):
+        return None  # A913.1: whether the window opens depends on public facts only
+    return play_labels(state, seat, response_cards(state, seat, "token_negative"))
+
+
+def _card_choice_answer(eng: Eng, step: CardChoiceAnswer) -> None:
+    """A card choice: the skill-test ones here (Wendy Adams A975.15, Sure Gamble A978.5,
+    the statue ops), the others in :func:`.card_choices.card_choice_answer`."""
+    op = step.op
+    if op == "wendy":
+        _wendy_answer(eng, step, eng.answer[0])
+    elif op == "sure_gamble":
+        sure_gamble_answer(eng, step, eng.answer[0])
+    elif op.startswith("statue"):
+        statue_answer(eng, step, eng.answer[0])
+    else:
+        card_choice_answer(eng, step)
+
+
+def _wendy_answer(eng: Eng, step: CardChoiceAnswer, key: str) -> None:
+    """Wendy Adams's reaction (A975.15): ``pass`` keeps the token, ``card:<id>`` discards
+    that card to cancel it and reveal another."""
+    state = eng.state
+    seat = step.seat
+    test = state.test
+    if key == "pass" or test is None:
+        resolve_token_effect(eng)
+        return
+    cid = int(key.split(":")[1])
+    state.inv[seat].limits["wendy:test"] = 1
+    token = test.tokens.pop()  # A975.15: cancelled, back in the bag
+    eng.emit("token_cancelled", player=seat, card=cid, data={"token": token})
+    discard_card(eng, cid)
+    eng.push(RevealToken())
+
+
+def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:
+    """Register this module's step handlers on ``spec`` (:func:`.plugin.build_spec` calls it
+    once, on the spec it builds)."""
+    spec.handles(StartTest)(_start_test)
+    spec.handles(CommitStep)(_commit)
+    spec.handles(CommitAnswer)(_commit_answer)
+    spec.handles(TestWindow)(_test_window)
+    spec.handles(TestWindowAnswer)(_test_window_answer)
+    spec.handles(RevealToken)(_reveal_token)
+    spec.handles(DetermineResult)(_determine)
+    spec.handles(WouldFailAnswer)(_would_fail_answer)
+    spec.handles(ApplyResults)(_apply_results)
+    spec.handles(EndTest)(_end_test)
+    spec.handles(CardChoiceAnswer)(_card_choice_answer)

@@ -10,7 +10,10 @@ from typing import Any
 
 import tcgcore
 
-from .rules import dof, location_of
+from .queries import (
+    dof,
+    location_of,
+)
 from .state import ArkhamState
 
 __all__ = ["activate_card", "answer", "codes_in", "desc", "enemy", "events", "keys", "kind", "loc",

@@ -30,11 +30,16 @@ from tcgcore import (
     rule_seat_or_none,
 )
 
+from . import devourer_below, midnight_masks
+from .actions import turn_options
 from .card_choices import CHOICE_OPS
 from .cards import SKILLS, Effect, card_pool, load_scenario
 from .effects import _PLAYER_OPS
-from .rules import Z_AT, dof
-from .scenario_setup import _token_ok
+from .queries import (
+    Z_AT,
+    dof,
+)
+from .scenario_setup import _token_ok, scenario_names
 from .state import (
     ActionChosen,
     AooPick,
@@ -124,8 +129,6 @@ def _effects_in(value: Any, depth: int = 0) -> Iterator[Effect]:
 def _known() -> tuple[frozenset[str], frozenset[str]]:
     """The effect ops and tested skills the game knows: the dispatched ops and every op and
     skill the built-in cards and scenarios use (computed once)."""
-    from . import devourer_below, midnight_masks
-    from .scenario_setup import scenario_names
     ops = set(_DISPATCHED | _PLAYER_OPS | CHOICE_OPS | midnight_masks.OPS | devourer_below._OPS)
     skills = {"", *SKILLS}
     sources: list[Any] = list(card_pool().values())
@@ -381,7 +384,6 @@ def _pending_problem(state: ArkhamState) -> str | None:
         if _KEY_IDS[head] == "card" and opt.card is not None and opt.card != int(number):
             return f"pending.options[{j}].key: {opt.key!r} is not about card {opt.card}"
     if isinstance(step, ActionChosen):  # the turn's action choice (A401-A404), asked afresh
-        from .actions import turn_options
         if [o.key for o in turn_options(state, step.seat)] != [o.key for o in pending.options]:
             return "pending.options: not the actions the rules offer now"
     return None

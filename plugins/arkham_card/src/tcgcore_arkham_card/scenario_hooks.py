@@ -1,0 +1,154 @@
+"""The Scenario interface: the hooks through which generic rules reach a scenario's own rules.
+
+A scenario with rules beyond its data file (``data/scenario_<code>.json``) implements
+:class:`Scenario` in its own module (:mod:`.the_gathering`, :mod:`.midnight_masks`,
+:mod:`.devourer_below`); :func:`.plugin.build_spec` hands the table of them to the
+:class:`ArkhamSpec`, and the generic rules find the current one with :func:`scenario_of`
+from ``state.scenario``. A scenario that is not in the table (a scenario-builder
+description, ``state.scenario == "description"``) gets :data:`NO_SCENARIO`, whose hooks do
+nothing. No generic rules module imports a scenario module.
+
+This module sits just above :mod:`.queries` and :mod:`.state`; it holds no rules itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Final
+
+import tcgcore
+
+from .cards import Effect
+from .queries import Eng
+from .state import ArkhamState
+
+
+def _nothing(eng: Eng) -> None:
+    return None
+
+
+def _no_reveal(eng: Eng, loc: int) -> None:
+    return None
+
+
+def _no_log(state: ArkhamState, resolution: str) -> None:
+    return None
+
+
+def _no_loss(state: ArkhamState) -> bool:
+    return False
+
+
+def _no_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
+    raise tcgcore.EngineError(f"effect op {e.op!r} belongs to no scenario")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One scenario's hooks into the generic rules (each defaults to "nothing to do").
+
+    Attributes:
+        code: the scenario's code (``"01120"``), the key of ``state.scenario``.
+        name: the scenario's name in words.
+        setup: ``setup(eng)``, run at the end of the generic scenario setup (A301), after
+            the data file's locations, decks and starting location are in place.
+        location_revealed: ``hook(eng, loc)``, run when a location is revealed, after its
+            ``revealed`` counter is set and before its clues are placed (A211.2).
+        write_log: ``write_log(state, resolution)``, the scenario's campaign-log output
+            into ``state.log_out`` when the game ends (idempotent).
+        no_resolution: ``hook(state) -> bool``, run when every investigator has resigned
+            or been defeated (A708.1): may record trauma; True makes the result a loss
+            even when someone resigned.
+        ops: the effect ops of the scenario and its encounter sets; effects of these ops
+            go to :attr:`effect` whichever scenario is being played (an encounter card
+            may be shuffled into another scenario's deck).
+        effect: ``effect(eng, seat, e, source, margin)``: resolve one op of :attr:`ops`.
+    """
+
+    code: str
+    name: str
+    setup: Callable[[Eng], None] = _nothing
+    location_revealed: Callable[[Eng, int], None] = _no_reveal
+    write_log: Callable[[ArkhamState, str], None] = _no_log
+    no_resolution: Callable[[ArkhamState], bool] = _no_loss
+    ops: frozenset[str] = frozenset()
+    effect: Callable[[Eng, int, Effect, int, int], None] = _no_op
+
+
+#: The hooks of a scenario without its own rules module (a scenario-builder description).
+NO_SCENARIO: Final = Scenario(code="", name="")
+
+
+class ArkhamSpec(tcgcore.GameSpec[ArkhamState]):
+    """The arkham_card :class:`tcgcore.GameSpec` plus its table of :class:`Scenario` hooks,
+    built whole by one call (:func:`.plugin.build_spec`): the presentation attributes that
+    :class:`tcgcore.GameSpec` sets after construction are arguments here.
+
+    Args:
+        scenarios: every scenario with rules of its own, keyed by its code.
+        title, zone_words, point_choices, card_tags, optional_window, view_fact: the
+            :class:`tcgcore.GameSpec` attributes of those names.
+        fields: the :class:`tcgcore.GameSpec` keyword arguments.
+
+    Raises:
+        tcgcore.EngineError: two scenarios claim one effect op, or a key is not its
+            scenario's code (and whatever :class:`tcgcore.GameSpec` raises).
+    """
+
+    def __init__(self, *, scenarios: Mapping[str, Scenario], title: str,
+                 zone_words: Mapping[str, str], point_choices: Iterable[str],
+                 card_tags: Callable[[tcgcore.View, tcgcore.CardView], list[str] | None],
+                 optional_window: Callable[[ArkhamState, tcgcore.Choice],
+                                           tuple[str, bool] | None],
+                 view_fact: Callable[[ArkhamState, int | None, str], Any],
+                 **fields: Any) -> None:
+        super().__init__(**fields)
+        self.title = title
+        self.zone_words = dict(zone_words)
+        self.point_choices = frozenset(point_choices)
+        self.card_tags = card_tags
+        self.optional_window = optional_window
+        self.view_fact = view_fact
+        owner: dict[str, str] = {}
+        for code, sc in scenarios.items():
+            if code != sc.code:
+                raise tcgcore.EngineError(f"scenario {sc.code!r} listed under {code!r}")
+            for op in sc.ops:
+                if op in owner:
+                    raise tcgcore.EngineError(
+                        f"effect op {op!r} claimed by scenarios {owner[op]} and {code}")
+                owner[op] = code
+        #: scenario code -> its hooks
+        self.scenarios: Mapping[str, Scenario] = MappingProxyType(dict(scenarios))
+        #: effect op -> the scenario that resolves it (see :attr:`Scenario.ops`)
+        self.scenario_ops: Mapping[str, Scenario] = MappingProxyType(
+            {op: self.scenarios[code] for op, code in owner.items()})
+
+
+def _arkham_spec(eng: Eng) -> ArkhamSpec:
+    spec = eng.spec
+    if not isinstance(spec, ArkhamSpec):
+        raise tcgcore.EngineError(f"{spec.name}: the arkham_card rules need the ArkhamSpec "
+                                  "that tcgcore_arkham_card.plugin.build_spec makes")
+    return spec
+
+
+def scenario_of(eng: Eng) -> Scenario:
+    """The hooks of the scenario being played (``state.scenario``), :data:`NO_SCENARIO` for
+    one without its own rules.
+
+    Raises:
+        tcgcore.EngineError: the engine runs on a spec that is not an :class:`ArkhamSpec`.
+    """
+    return _arkham_spec(eng).scenarios.get(eng.state.scenario, NO_SCENARIO)
+
+
+def scenario_op(eng: Eng, op: str) -> Scenario | None:
+    """The scenario whose :attr:`Scenario.ops` holds ``op``, or ``None``.
+
+    Raises:
+        tcgcore.EngineError: the engine runs on a spec that is not an :class:`ArkhamSpec`.
+    """
+    return _arkham_spec(eng).scenario_ops.get(op)

@@ -21,7 +21,6 @@ from tcgcore_arkham_card import (
     actions,
     card_choices,
     enemies,
-    midnight_masks,
     operations,
     queries,
     skill_tests,
@@ -271,7 +270,7 @@ def _check_state(state: ArkhamState) -> int:
             assert queries.any_has_kw(state, cids, kw) == any(
                 kw in queries.dof(state, c).keywords for c in cids), (zid, kw)
             checks += 1
-    assert midnight_masks._enemies_in_play(state) == sorted(
+    assert queries._enemies_in_play(state) == sorted(
         c for z, zone in state.zones.items() if zone.cards and z.startswith(("at.", "threat."))
         for c in zone.cards if c >= 0 and queries.is_enemy(state, c))
     for loc in state.zones["locations"].cards:
@@ -532,9 +531,9 @@ def _check_against_slow_paths(state: ArkhamState) -> int:
         if out is slow:
             saved = _slow_paths(state)
         try:
-            out.append(midnight_masks._enemies_in_play(state))
-            out.append([e for e in midnight_masks._in_play_with(
-                state, None if state.extra_defs else midnight_masks._FORCED_ENEMY_CODES)
+            out.append(queries._enemies_in_play(state))
+            out.append([e for e in queries._in_play_with(
+                state, None if state.extra_defs else operations._FORCED_ENEMY_CODES)
                 if queries.dof(state, e).forced])
             for seat in range(state.num_players):
                 if state.inv[seat].status:

@@ -307,7 +307,7 @@ def test_A983_3_only_unique_cultists_count_toward_the_act() -> None:
     """Act 1 (01123) counts the different unique Cultist enemies in the victory display:
     four unique ones with an Acolyte and a Wizard of the Order (Cultists, not unique) and
     Victoria Devereux added are five, not enough; the act does not advance."""
-    from tcgcore_arkham_card.midnight_masks import unique_trait_in_victory
+    from tcgcore_arkham_card.queries import unique_trait_in_victory
 
     m = scenario(town(inv("01134", resources=5),
                       victory=["01137", "01138", "01139", "01141", "01169", "01170"],
@@ -322,7 +322,7 @@ def test_A983_3_only_unique_cultists_count_toward_the_act() -> None:
 def test_A983_4_a_scenario_defined_cultist_counts_for_the_skull() -> None:
     """The most doom on one Cultist in play (the skull, A983.4) counts an enemy the scenario
     defines itself, not only the card pool's."""
-    from tcgcore_arkham_card.midnight_masks import max_doom_on_trait
+    from tcgcore_arkham_card.queries import max_doom_on_trait
 
     zealot = {"code": "x_zealot", "name": "Zealot", "type_code": "enemy", "traits": "Cultist.",
               "health": 2, "enemy_fight": 2, "enemy_evade": 2, "enemy_damage": 1,

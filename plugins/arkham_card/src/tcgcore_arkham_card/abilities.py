@@ -28,11 +28,13 @@ from .queries import (
     can_investigate,
     cdef,
     condition_met,
+    current_agenda,
     dof,
     enemies_at,
     engaged_enemies,
     engaged_seat,
     has_kw,
+    inv_sanity,
     investigator_blank,
     is_revealed,
     keyword_codes,
@@ -512,3 +514,19 @@ def amulet_event(state: ArkhamState, seat: int) -> int:
             not any_has_kw(state, state.zones[Z_PLAY[seat]].cards, "amulet_events"):
         return -1
     return top
+
+
+def enemy_stat_mod(state: ArkhamState, eid: int) -> int:
+    """Modifier to an enemy's fight and evade: the current agenda's ``enemy_fight`` bonus
+    (The Ritual Begins, A993.2) and +1 for a Screeching Byakhee engaged with an
+    investigator at 4 or less remaining sanity (A994.2)."""
+    mod = 0
+    ag = current_agenda(state)
+    if ag >= 0:
+        mod += dof(state, ag).bonus.get("enemy_fight", 0)
+    d = dof(state, eid)
+    if "byakhee" in d.keywords:
+        seat = engaged_seat(state, eid)
+        if seat >= 0 and inv_sanity(state, seat) - state.inv[seat].horror <= 4:
+            mod += 1
+    return mod

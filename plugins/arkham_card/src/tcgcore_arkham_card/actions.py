@@ -14,7 +14,6 @@ import tcgcore
 from tcgcore import Option
 
 from . import card_choices as _card_choices
-from . import devourer_below as _devourer  # scenario rules (A991-A995)
 from .abilities import (
     GAIN_ONE,
     _ability_payable,
@@ -27,6 +26,7 @@ from .abilities import (
     card_cost,
     choice_useful,
     cost_of,
+    enemy_stat_mod,
     limit_store,
 )
 from .cards import Ability, CardDef, Effect
@@ -38,6 +38,7 @@ from .operations import (
     end_phase_limits,
     engage_unengaged_at,
     enter_location,
+    ready_at_turn_end,
     run_effects,
 )
 from .queries import (
@@ -614,7 +615,7 @@ def _action_chosen(eng: Eng, step: ActionChosen) -> None:
 def _fight_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str,
                 bonus: int, dmg: int) -> SkillTest:
     d = dof(state, eid)
-    fight = (d.enemy_fight or 0) + _devourer.enemy_stat_mod(state, eid)  # A993.2, A994.2
+    fight = (d.enemy_fight or 0) + enemy_stat_mod(state, eid)  # A993.2, A994.2
     return SkillTest(seat=seat, skill=skill, difficulty=max(0, fight), kind="fight",
                      target=eid, source=source, skill_bonus=bonus, damage_bonus=dmg,
                      ready_target=not state.cards[eid].exhausted)
@@ -623,7 +624,7 @@ def _fight_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str
 def _evade_test(state: ArkhamState, seat: int, eid: int, source: int, skill: str,
                 bonus: int) -> SkillTest:
     d = dof(state, eid)
-    evade = (d.enemy_evade or 0) + _devourer.enemy_stat_mod(state, eid)  # A993.2, A994.2
+    evade = (d.enemy_evade or 0) + enemy_stat_mod(state, eid)  # A993.2, A994.2
     return SkillTest(seat=seat, skill=skill, difficulty=max(0, evade), kind="evade",
                      target=eid, source=source, skill_bonus=bonus,
                      ready_target=not state.cards[eid].exhausted,
@@ -663,7 +664,7 @@ def _end_turn(eng: Eng, step: EndTurn) -> None:
         if "in_hand_end_turn" in d.forced:  # Dark Memory
             eng.emit("revealed_in_hand", player=step.seat, card=cid, code=d.code)
             ends.append(Effects(seat=step.seat, effects=d.forced["in_hand_end_turn"], source=cid))
-    _devourer.turn_end(eng)  # Umôrdhoth readies (A994.6)
+    ready_at_turn_end(eng)  # Umôrdhoth readies (A994.6)
     eng.push(*ends, NextTurn())
 
 

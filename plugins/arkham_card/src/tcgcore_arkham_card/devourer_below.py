@@ -1,18 +1,17 @@
 """Scenario 01142, The Devourer Below (Night of the Zealot, part 3): its setup, its
 effect ops, its triggered abilities and its resolutions (rules A991–A995).
 
-The rest of the engine calls in through a few small hooks, :data:`DEVOURER_BELOW` (the
-scenario's :class:`~tcgcore_arkham_card.scenario_hooks.Scenario`: :func:`setup` at the end of
-the scenario setup step (A991), :func:`identify_woods` when a location is revealed,
-:func:`no_resolution`) and:
-
-* :func:`handles` / :func:`effect` for the effect ops below (``effects.py``);
-* :func:`collect` / :func:`resolve` for "after it engages you" and "when it is defeated,
-  each investigator at its location" forced abilities (``rules.py``);
-* :func:`enemy_stat_mod` for fight/evade modifiers (agenda 2, Screeching Byakhee);
-* :func:`attack_extra` for the Yithian Observer's attack (``enemies.py``);
-* :func:`turn_end` to ready enemies that ready at the end of each turn (Umôrdhoth);
-* :func:`no_resolution` when every investigator has resigned or been defeated (A995.1).
+The rest of the engine calls in only through :data:`DEVOURER_BELOW`, the scenario's
+:class:`~tcgcore_arkham_card.scenario_hooks.Scenario`: :func:`setup` at the end of the
+scenario setup step (A991), :func:`identify_woods` when a location is revealed,
+:func:`no_resolution` when every investigator has resigned or been defeated (A995.1),
+:func:`effect` for the effect ops below, and :func:`collect` / :func:`resolve` for "after
+it engages you" and "when it is defeated, each investigator at its location" forced
+abilities. The keyword abilities of its encounter cards are generic rules keyed by card
+data: the agenda's and Screeching Byakhee's fight/evade modifier
+(:func:`.abilities.enemy_stat_mod`), the Yithian Observer's attack
+(:func:`.enemies.attack_extra`), enemies that ready at the end of each turn
+(:func:`.operations.ready_at_turn_end`, Umôrdhoth).
 
 Effect ops (card data in ``data/cards_devourer.json``, scenario in
 ``data/scenario_01142.json``): ``cancel_move``, ``advance_act_if`` (``code``),
@@ -57,10 +56,7 @@ from .queries import (
     distances_from,
     dof,
     enemies_at,
-    engaged_seat,
-    inv_sanity,
     is_enemy,
-    keyword_codes,
     location_by_code,
     location_of,
     player_order,
@@ -81,8 +77,8 @@ from .state import (
     RevealToken,
 )
 
-__all__ = ["CODE", "DEVOURER_BELOW", "GOT_AWAY", "collect", "effect", "enemy_stat_mod", "handles",
-           "no_resolution", "resolve", "setup", "turn_end"]
+__all__ = ["CODE", "DEVOURER_BELOW", "GOT_AWAY", "collect", "effect",
+           "no_resolution", "resolve", "setup"]
 
 #: The scenario's code.
 CODE: Final = "01142"
@@ -230,11 +226,6 @@ def setup(eng: Eng) -> None:
 
 
 # ============================================================================ effects
-
-
-def handles(op: str) -> bool:
-    """Whether ``op`` is one of this scenario's effect ops."""
-    return op in _OPS
 
 
 def _enemies_in_play(state: ArkhamState) -> list[int]:
@@ -437,58 +428,6 @@ def no_resolution(state: ArkhamState) -> bool:
 # ============================================================================ hooks
 
 
-def enemy_stat_mod(state: ArkhamState, eid: int) -> int:
-    """Modifier to an enemy's fight and evade: the current agenda's ``enemy_fight`` bonus
-    (The Ritual Begins, A993.2) and +1 for a Screeching Byakhee engaged with an
-    investigator at 4 or less remaining sanity (A994.2)."""
-    mod = 0
-    ag = current_agenda(state)
-    if ag >= 0:
-        mod += dof(state, ag).bonus.get("enemy_fight", 0)
-    d = dof(state, eid)
-    if "byakhee" in d.keywords:
-        seat = engaged_seat(state, eid)
-        if seat >= 0 and inv_sanity(state, seat) - state.inv[seat].horror <= 4:
-            mod += 1
-    return mod
-
-
-def attack_extra(eng: Eng, eid: int, seat: int) -> int:
-    """Yithian Observer (A994.4): discard a random card from the attacked investigator's
-    hand; with none, the attack deals 1 more damage and 1 more horror (returned)."""
-    state = eng.state
-    if "yithian" not in dof(state, eid).keywords:
-        return 0
-    hand = state.zones[Z_HAND[seat]].cards
-    if hand:
-        discard_card(eng, hand[eng.rng.randbelow(len(hand))])
-        return 0
-    return 1
-
-
-def turn_end(eng: Eng) -> None:
-    """At the end of each investigator's turn, enemies with ``ready_turn_end`` ready
-    (Umôrdhoth, A994.6)."""
-    state = eng.state
-    cards = state.cards
-    codes = None if state.extra_defs else keyword_codes("ready_turn_end")
-    if codes is not None and not codes:
-        return
-    exhausted: list[int] = []  # usually none: look first (plain loops, no generator)
-    zones = state.zones
-    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):
-        for c in zones[zid].cards:
-            if cards[c].exhausted and (codes is None or cards[c].code in codes):
-                exhausted.append(c)
-    exhausted.sort()
-    for eid in exhausted:
-        card = cards[eid]
-        if card.exhausted and is_enemy(state, eid) and \
-                "ready_turn_end" in dof(state, eid).keywords:
-            eng.update_card(eid, exhausted=False)
-            eng.emit("enemy_readied", card=eid, code=card.code)
-
-
 def collect(eng: Eng, event: Event) -> list[Trigger]:
     """Forced "after it engages you" (Young Deep One) and "when it is defeated, each
     investigator at its location" (Goat Spawn) abilities (A994.5, A994.7)."""
@@ -534,4 +473,7 @@ def check_pool() -> list[str]:
 
 #: The Devourer Below's hooks into the generic rules (:mod:`.scenario_hooks`).
 DEVOURER_BELOW: Final = Scenario(code=CODE, name="The Devourer Below", setup=setup,
-                                 location_revealed=identify_woods, no_resolution=no_resolution)
+                                 location_revealed=identify_woods, no_resolution=no_resolution,
+                                 ops=_OPS, effect=effect,
+                                 trigger_kinds=frozenset({"enemy_engaged", "enemy_defeated"}),
+                                 collect=collect, resolve=resolve)

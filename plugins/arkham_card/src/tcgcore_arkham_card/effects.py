@@ -13,8 +13,6 @@ from typing import Final
 import tcgcore
 from tcgcore import Option
 
-from . import devourer_below as _devourer  # scenario rules (A991-A995)
-from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .abilities import (
     _unique_blocked,
 )
@@ -30,6 +28,7 @@ from .operations import (
     cannot_leave_play,
     discard_card,
     end_with,
+    enemies_forced,
     enter_location,
     gain_clues,
     gain_surge,
@@ -65,6 +64,9 @@ from .queries import (
     rebuild_adjacency,
     register_aura,
     shroud,
+)
+from .scenario_hooks import (
+    op_scenario,
 )
 from .state import (
     AdvanceAgenda,
@@ -128,7 +130,7 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
             state.inv[s].resources += e.amount
             eng.emit("resource_gained", player=s, amount=e.amount)
     elif op == "enemies_forced":  # every mythos phase (A982.3)
-        _midnight.enemies_forced(eng, e.code)
+        enemies_forced(eng, e.code)
     elif op in ("damage", "horror", "direct_damage", "direct_horror"):
         for s in reversed(targets):
             eng.push(_harm_of(s, op, e.amount, source))
@@ -348,12 +350,11 @@ def _one_effect(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> Non
         _player_effect(eng, seat, e, source)
     elif choice_effect(eng, seat, e, source):  # choices of player cards (A975.11, A975.14)
         pass
-    elif op in _midnight.OPS:  # The Midnight Masks and its encounter sets (A981-A985)
-        _midnight.scenario_op(eng, seat, e, source, margin)
-    elif _devourer.handles(op):  # The Devourer Below (A991-A995)
-        _devourer.effect(eng, seat, e, source, margin)
-    else:  # pragma: no cover - data validated by tests
-        raise tcgcore.EngineError(f"{GAME}: unknown effect op {op!r}")
+    else:  # the ops of a scenario's cards (A981-A985, A991-A995)
+        sc = op_scenario(eng, op)
+        if sc is None:  # pragma: no cover - data validated by tests
+            raise tcgcore.EngineError(f"{GAME}: unknown effect op {op!r}")
+        sc.effect(eng, seat, e, source, margin)
 
 
 _PLAYER_OPS: Final = frozenset({"gain_actions", "counter_self", "flag", "search_top",

@@ -13,8 +13,6 @@ from typing import Final
 import tcgcore
 from tcgcore import Option
 
-from . import devourer_below as _devourer  # scenario rules (A991-A995)
-from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .cards import CardDef
 from .operations import (
     _agenda_forced,
@@ -22,6 +20,7 @@ from .operations import (
     _extra_trauma_detail,
     _game_end_applies,
     _summary_detail,
+    check_objective,
     discard_card,
     end_phase_limits,
     final_victory,
@@ -370,7 +369,7 @@ def _attack_hits(eng: Eng, step: AttackHits) -> None:
         return
     d = dof(state, eid)
     # Yithian Observer (A994.4): only an enemy with the keyword does anything there
-    more = _devourer.attack_extra(eng, eid, seat) if "yithian" in d.keywords else 0
+    more = attack_extra(eng, eid, seat) if "yithian" in d.keywords else 0
     limits = state.inv[seat].limits
     other = limits.pop(f"redirect:{step.event}", -1) if limits else -1
     if other >= 0 and state.cards[other].zone.startswith(("at.", "threat.")):
@@ -421,7 +420,7 @@ def _damage_enemy(eng: Eng, step: DamageEnemy) -> None:
         if act >= 0 and dof(state, act).objective == f"defeat:{code}":
             eng.push(AdvanceAct())  # A801.4
         elif act >= 0 and dof(state, act).objective.startswith("victory_unique_trait:"):
-            _midnight.check_objective(eng)  # A983.3
+            check_objective(eng)  # A983.3
 
 
 def _elusive(eng: Eng, step: ElusiveMove) -> None:
@@ -656,6 +655,19 @@ def _end_enemy_phase(eng: Eng, step: EndEnemyPhase) -> None:
     state = eng.state
     eng.emit("phase_ended", data={"phase": "enemy"})
     eng.push(*_agenda_forced(state, "enemy_phase_end"), UpkeepPhase())
+
+
+def attack_extra(eng: Eng, eid: int, seat: int) -> int:
+    """Yithian Observer (A994.4): discard a random card from the attacked investigator's
+    hand; with none, the attack deals 1 more damage and 1 more horror (returned)."""
+    state = eng.state
+    if "yithian" not in dof(state, eid).keywords:
+        return 0
+    hand = state.zones[Z_HAND[seat]].cards
+    if hand:
+        discard_card(eng, hand[eng.rng.randbelow(len(hand))])
+        return 0
+    return 1
 
 
 def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:

@@ -8,14 +8,17 @@ the reference card). This module adds what a data file cannot say:
   starting location from the campaign log, the Acolytes by player count, the Ghoul
   Priest, and the separate Cultist deck (zone ``cultists``, hidden) (A981);
 * :func:`scenario_op`: the effect ops of the Midnight Masks cards and of the Dark Cult,
-  Nightgaunts and Locked Doors sets (called by ``effects._one_effect``; names in
-  :data:`OPS`);
-* :func:`check_objective`, :func:`write_log` and :func:`spawn_redirect`: the act's
-  objective, the campaign-log output and a constant ability (Your House) the shared
-  rules ask about.
+  Nightgaunts and Locked Doors sets (names in :data:`OPS`);
+* :func:`write_log`: the campaign-log output (A985.5).
 
-:data:`MIDNIGHT_MASKS` is the scenario's :class:`~tcgcore_arkham_card.scenario_hooks.Scenario`
-(its setup and its campaign-log output).
+:data:`MIDNIGHT_MASKS` is the scenario's :class:`~tcgcore_arkham_card.scenario_hooks.Scenario`:
+the effects module reaches :func:`scenario_op` through it, the end of the game
+:func:`write_log`, the scenario setup :func:`setup_midnight`. The constant abilities its
+cards use are generic rules, keyed by card data: the Masked Hunter's clue block and the
+ability conditions (:func:`.queries.clues_blocked`, :func:`.queries.condition_met`), Your
+House's spawn redirect (:func:`.rules.spawn_redirect`), the act objective
+(:func:`.operations.check_objective`) and the Skull's doom count
+(:func:`.queries.max_doom_on_trait`).
 
 All state lives in :class:`~tcgcore_arkham_card.state.ArkhamState`; randomness comes from
 ``eng.rng`` only.
@@ -38,6 +41,8 @@ from .operations import (
     _add_location,
     _spend_group_clues,
     add_doom,
+    check_objective,
+    enemies_forced,
     enter_location,
     gain_surge,
     reveal_location,
@@ -45,18 +50,16 @@ from .operations import (
 )
 from .queries import (
     CULTIST_ZONE,
-    ENEMY_CODES,
-    ENEMY_ZONE_PREFIXES,
-    FORCED_CODES,
     Z_AT,
     Z_DECK,
     Z_HAND,
     Z_THREAT,
     Eng,
+    _enemies_in_play,
     _spenders,
     _traits,
+    _with_trait,
     clues_blocked,
-    current_act,
     current_agenda,
     distances_from,
     dof,
@@ -67,15 +70,13 @@ from .queries import (
     player_order,
     prey_filter,
     rebuild_adjacency,
-    zone_ids,
+    unique_trait_in_victory,
 )
 from .scenario_hooks import (
     Scenario,
 )
 from .state import (
-    AdvanceAct,
     ArkhamState,
-    Effects,
     EngageAnswer,
     EngageCheck,
     HandSizeAnswer,
@@ -86,8 +87,8 @@ from .state import (
     StartTest,
 )
 
-__all__ = ["CULTIST_DECK", "HUNTER", "MIDNIGHT_MASKS", "OPS", "SCENARIO", "check_objective",
-           "scenario_op", "setup_midnight", "spawn_redirect", "write_log"]
+__all__ = ["CULTIST_DECK", "HUNTER", "MIDNIGHT_MASKS", "OPS", "SCENARIO",
+           "scenario_op", "setup_midnight", "write_log"]
 
 #: The scenario code.
 SCENARIO: Final = "01120"
@@ -175,65 +176,7 @@ def _location_named(state: ArkhamState, spot: str) -> int:
 # ---------------------------------------------------------------------------- queries
 
 
-def spawn_redirect(state: ArkhamState, code: str) -> int:
-    """A982.1: a location in play whose forced ``spawn_redirect`` names ``code`` (Your
-    House and the Ghoul Priest); -1 when none."""
-    for loc in state.zones["locations"].cards:
-        for e in dof(state, loc).forced.get("spawn_redirect", ()):
-            if e.code == code:
-                return loc
-    return -1
-
-
-def _enemies_in_play(state: ArkhamState) -> list[int]:
-    return _in_play_with(state, None if state.extra_defs else ENEMY_CODES)
-
-
-def _in_play_with(state: ArkhamState, codes: frozenset[str] | None) -> list[int]:
-    """The enemies in play (areas at locations and threat areas) in card id order: those
-    whose code is in ``codes``, or with ``None`` (scenario-supplied definitions) every
-    enemy by printed type."""
-    out: list[int] = []
-    cards = state.cards
-    zones = state.zones
-    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):
-        for c in zones[zid].cards:  # a plain loop: no comprehension call
-            if c >= 0 and (cards[c].code in codes if codes is not None
-                           else is_enemy(state, c)):
-                out.append(c)
-    out.sort()
-    return out
-
-
-def _with_trait(state: ArkhamState, trait: str) -> list[int]:
-    return [e for e in _enemies_in_play(state) if trait in _traits(dof(state, e))]
-
-
-def max_doom_on_trait(state: ArkhamState, trait: str) -> int:
-    """A983.4: the most doom on any one enemy with ``trait`` in play (the Skull token)."""
-    return max((state.cards[e].counters.get("doom", 0) for e in _with_trait(state, trait)),
-               default=0)
-
-
 # ---------------------------------------------------------------------------- ops
-
-
-#: Codes of the pool's enemies with a forced ability (a blank text box only removes them).
-_FORCED_ENEMY_CODES: Final = ENEMY_CODES & FORCED_CODES
-
-
-def enemies_forced(eng: Eng, when: str) -> None:
-    """Op ``enemies_forced`` (A982.3, Wizard of the Order): the forced abilities ``when``
-    (e.g. ``mythos_end``) of every enemy in play, in card id order, for the lead."""
-    state = eng.state
-    steps: list[tcgcore.Step] = []
-    # enemies without any forced ability are skipped by code (only pool cards have one)
-    for eid in _in_play_with(state, None if state.extra_defs else _FORCED_ENEMY_CODES):
-        fx = dof(state, eid).forced.get(when)
-        if fx:
-            steps.append(Effects(seat=state.lead, effects=fx, source=eid))
-    if steps:
-        eng.push(*steps)
 
 
 def scenario_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
@@ -411,31 +354,6 @@ def _to_victory(eng: Eng, seat: int, cid: int) -> None:
     check_objective(eng)
 
 
-def unique_trait_in_victory(state: ArkhamState, trait: str) -> list[str]:
-    """Codes of the different unique enemies with ``trait`` in the victory display."""
-    seen: dict[str, str] = {}
-    for c in state.zones["victory"].cards:
-        d = dof(state, c)
-        if d.type_code == "enemy" and d.is_unique and trait in _traits(d):
-            seen.setdefault(d.title, d.code)
-    return sorted(seen.values())
-
-
-def check_objective(eng: Eng) -> None:
-    """A983.3: an act objective ``victory_unique_trait:<Trait>:<N>`` advances the act
-    once N different unique enemies with the trait are in the victory display."""
-    state = eng.state
-    act = current_act(state)
-    if act < 0:
-        return
-    obj = dof(state, act).objective
-    if not obj.startswith("victory_unique_trait:"):
-        return
-    _, trait, count = obj.split(":")
-    if len(unique_trait_in_victory(state, trait)) >= int(count):
-        eng.push(AdvanceAct())
-
-
 # ---------------------------------------------------------------------------- results
 
 
@@ -483,4 +401,4 @@ def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:
 
 #: The Midnight Masks' hooks into the generic rules (:mod:`.scenario_hooks`).
 MIDNIGHT_MASKS: Final = Scenario(code=SCENARIO, name="The Midnight Masks", setup=setup_midnight,
-                                 write_log=write_log)
+                                 write_log=write_log, ops=OPS, effect=scenario_op)

@@ -17,6 +17,8 @@ from .cards import CardDef, Effect, load_scenario
 from .queries import (
     _PLAY_ZONE_PREFIXES,
     _POOL,
+    ENEMY_CODES,
+    ENEMY_ZONE_PREFIXES,
     FORCED_CODES,
     Z_AT,
     Z_DECK,
@@ -25,24 +27,30 @@ from .queries import (
     Z_PLAY,
     Z_THREAT,
     Eng,
+    _in_play_with,
     agenda_threshold,
     barricaded,
     can_enter,
     cdef,
     clues_blocked,
+    current_act,
     dof,
     doom_in_play,
     enemies_at,
     is_enemy,
     is_player_card,
+    keyword_codes,
     player_order,
     printed,
     rebuild_adjacency,
+    unique_trait_in_victory,
+    zone_ids,
 )
 from .scenario_hooks import (
     scenario_of,
 )
 from .state import (
+    AdvanceAct,
     ArkhamState,
     DiscoverClues,
     DrawEncounter,
@@ -497,3 +505,59 @@ def _add_location(eng: Eng, code: str, zone: str) -> int:
     card = eng.add_card(code, SCENARIO_OWNER, zone)
     eng.add_zone(f"at.{card.id}", "area", ordered=False)
     return card.id
+
+
+def check_objective(eng: Eng) -> None:
+    """A983.3: an act objective ``victory_unique_trait:<Trait>:<N>`` advances the act
+    once N different unique enemies with the trait are in the victory display."""
+    state = eng.state
+    act = current_act(state)
+    if act < 0:
+        return
+    obj = dof(state, act).objective
+    if not obj.startswith("victory_unique_trait:"):
+        return
+    _, trait, count = obj.split(":")
+    if len(unique_trait_in_victory(state, trait)) >= int(count):
+        eng.push(AdvanceAct())
+
+
+def ready_at_turn_end(eng: Eng) -> None:
+    """At the end of each investigator's turn, enemies with ``ready_turn_end`` ready
+    (Umôrdhoth, A994.6)."""
+    state = eng.state
+    cards = state.cards
+    codes = None if state.extra_defs else keyword_codes("ready_turn_end")
+    if codes is not None and not codes:
+        return
+    exhausted: list[int] = []  # usually none: look first (plain loops, no generator)
+    zones = state.zones
+    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):
+        for c in zones[zid].cards:
+            if cards[c].exhausted and (codes is None or cards[c].code in codes):
+                exhausted.append(c)
+    exhausted.sort()
+    for eid in exhausted:
+        card = cards[eid]
+        if card.exhausted and is_enemy(state, eid) and \
+                "ready_turn_end" in dof(state, eid).keywords:
+            eng.update_card(eid, exhausted=False)
+            eng.emit("enemy_readied", card=eid, code=card.code)
+
+
+#: Codes of the pool's enemies with a forced ability (a blank text box only removes them).
+_FORCED_ENEMY_CODES: Final = ENEMY_CODES & FORCED_CODES
+
+
+def enemies_forced(eng: Eng, when: str) -> None:
+    """Op ``enemies_forced`` (A982.3, Wizard of the Order): the forced abilities ``when``
+    (e.g. ``mythos_end``) of every enemy in play, in card id order, for the lead."""
+    state = eng.state
+    steps: list[tcgcore.Step] = []
+    # enemies without any forced ability are skipped by code (only pool cards have one)
+    for eid in _in_play_with(state, None if state.extra_defs else _FORCED_ENEMY_CODES):
+        fx = dof(state, eid).forced.get(when)
+        if fx:
+            steps.append(Effects(seat=state.lead, effects=fx, source=eid))
+    if steps:
+        eng.push(*steps)

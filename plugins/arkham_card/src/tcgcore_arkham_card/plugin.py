@@ -30,15 +30,13 @@ from .campaign_runner import run_campaign_cli
 from .card_usage import card_usage
 from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
-from .devourer_below import DEVOURER_BELOW
-from .midnight_masks import MIDNIGHT_MASKS
 from .panel import view_extra, view_fact
 from .presentation import card_info as _catalogue_entry
 from .queries import GAME, cdef, dof
-from .scenario_hooks import ArkhamSpec, Scenario
+from .scenario_hooks import ArkhamSpec
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
+from .scenarios import SCENARIOS
 from .state import ArkhamState
-from .the_gathering import THE_GATHERING
 from .validation import RESUME_STEPS, state_problem
 
 __all__ = ["GAME", "OPTIONS", "ArkhamState", "build_spec", "spec", "tcgcore_games", "view_extra",
@@ -649,10 +647,6 @@ def _seat_name(panel: dict[str, Any], seat: int) -> str:
     return str(invs[seat]["name"]) if 0 <= seat < len(invs) else f"seat {seat}"
 
 
-#: the scenarios with rules of their own (:mod:`.scenario_hooks`)
-SCENARIOS: tuple[Scenario, ...] = (THE_GATHERING, MIDNIGHT_MASKS, DEVOURER_BELOW)
-
-
 def build_spec() -> ArkhamSpec:
     """The arkham_card game spec: all its fields, every rules module's step handlers and
     the scenario table, assembled here and nowhere else (nothing changes it afterwards).
@@ -672,7 +666,7 @@ def build_spec() -> ArkhamSpec:
         trigger_policy=tcgcore.decided_by(rules.lead_seat),
         forced_first=True,
         collect_triggers=rules.collect,
-        trigger_kinds=rules.TRIGGER_KINDS,
+        trigger_kinds=rules.TRIGGER_KINDS.union(*(sc.trigger_kinds for sc in SCENARIOS)),
         resolve_trigger=rules.resolve,
         # event data naming cards: harm's source, the enemy entering, the location left, the
         # spawn location; zones at.<location> are named after the location's alias

@@ -731,3 +731,43 @@ def is_player_card(d: CardDef) -> bool:
     story assets and scenario cards do not (A113.2, A208.3)."""
     return (d.type_code in ("asset", "event", "skill") and not d.encounter_code) or \
         d.is_weakness()
+
+
+def _enemies_in_play(state: ArkhamState) -> list[int]:
+    return _in_play_with(state, None if state.extra_defs else ENEMY_CODES)
+
+
+def _in_play_with(state: ArkhamState, codes: frozenset[str] | None) -> list[int]:
+    """The enemies in play (areas at locations and threat areas) in card id order: those
+    whose code is in ``codes``, or with ``None`` (scenario-supplied definitions) every
+    enemy by printed type."""
+    out: list[int] = []
+    cards = state.cards
+    zones = state.zones
+    for zid in zone_ids(state, ENEMY_ZONE_PREFIXES):
+        for c in zones[zid].cards:  # a plain loop: no comprehension call
+            if c >= 0 and (cards[c].code in codes if codes is not None
+                           else is_enemy(state, c)):
+                out.append(c)
+    out.sort()
+    return out
+
+
+def _with_trait(state: ArkhamState, trait: str) -> list[int]:
+    return [e for e in _enemies_in_play(state) if trait in _traits(dof(state, e))]
+
+
+def max_doom_on_trait(state: ArkhamState, trait: str) -> int:
+    """A983.4: the most doom on any one enemy with ``trait`` in play (the Skull token)."""
+    return max((state.cards[e].counters.get("doom", 0) for e in _with_trait(state, trait)),
+               default=0)
+
+
+def unique_trait_in_victory(state: ArkhamState, trait: str) -> list[str]:
+    """Codes of the different unique enemies with ``trait`` in the victory display."""
+    seen: dict[str, str] = {}
+    for c in state.zones["victory"].cards:
+        d = dof(state, c)
+        if d.type_code == "enemy" and d.is_unique and trait in _traits(d):
+            seen.setdefault(d.title, d.code)
+    return sorted(seen.values())

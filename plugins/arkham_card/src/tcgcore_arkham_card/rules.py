@@ -32,8 +32,6 @@ import tcgcore
 from tcgcore import Engine, Event, Option, Trigger
 
 from . import card_choices as _card_choices
-from . import devourer_below as _devourer_rules
-from . import midnight_masks as _midnight_rules
 from .abilities import (
     GAIN_ONE,
     _ability_payable,
@@ -87,6 +85,10 @@ from .queries import (
     seats_at,
     trigger_of_eliminated,
     zone_ids,
+)
+from .scenario_hooks import (
+    resolve_scenario_trigger,
+    scenario_triggers,
 )
 from .scenario_setup import draw_opening
 from .state import (
@@ -296,7 +298,7 @@ def _spawn(eng: Eng, step: SpawnAt) -> None:
     eid = step.enemy
     d = dof(state, eid)
     seat = step.seat
-    redirect = _midnight_rules.spawn_redirect(state, state.cards[eid].code)
+    redirect = spawn_redirect(state, state.cards[eid].code)
     if redirect >= 0:  # Your House and the Ghoul Priest (A982.1)
         _spawn_at_location(eng, eid, redirect)
         return
@@ -535,9 +537,8 @@ def collect(eng: Eng, event: Event) -> list[Trigger]:
         if not state.extra_defs and not _owns_play_when(state, "phase_begins"):
             return []  # nobody's deck list has such a card (public): no window (A913.1)
         return _card_choices.card_triggers(eng, event)
-    # A994.5, A994.7 (the Devourer Below's collector answers only these two kinds)
-    found: list[Trigger] = _devourer_rules.collect(eng, event) if kind in (
-        "enemy_engaged", "enemy_defeated") else []
+    # the scenarios' encounter cards first (A994.5, A994.7: The Devourer Below's)
+    found = scenario_triggers(eng, event)
     if kind == "entered" and event.card is not None and event.player is not None:
         d = dof(state, event.card)
         if "after_enter" in d.forced:
@@ -657,7 +658,7 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
     if trigger_of_eliminated(state, trigger):
         return  # A705.10: an eliminated investigator's abilities no longer resolve
     src = trigger.source if trigger.source is not None else -1
-    if _devourer_rules.resolve(eng, trigger):
+    if resolve_scenario_trigger(eng, trigger):
         pass
     elif trigger.ability == "forced:after_enter" and src >= 0:
         run_effects(eng, trigger.player, dof(state, src).forced["after_enter"], src)
@@ -706,12 +707,21 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
              data={"ability": trigger.ability})
 
 
-#: the event kinds :func:`collect` answers (``GameSpec.trigger_kinds``)
+#: the event kinds :func:`collect` answers itself (``GameSpec.trigger_kinds`` adds the
+#: scenarios' :attr:`~.scenario_hooks.Scenario.trigger_kinds`)
 TRIGGER_KINDS: Final = frozenset({"entered", "enemy_defeated", "enemy_attacks", "enemy_entered",
-                           "harm_placed", "played", "encounter_drawn", "test_failed",
-                           "enemy_engaged", "clues_would_discover"}) | _CARD_TRIGGER_KINDS
+                                  "harm_placed", "played", "encounter_drawn", "test_failed",
+                                  "clues_would_discover"}) | _CARD_TRIGGER_KINDS
 
 
+def spawn_redirect(state: ArkhamState, code: str) -> int:
+    """A982.1: a location in play whose forced ``spawn_redirect`` names ``code`` (Your
+    House and the Ghoul Priest); -1 when none."""
+    for loc in state.zones["locations"].cards:
+        for e in dof(state, loc).forced.get("spawn_redirect", ()):
+            if e.code == code:
+                return loc
+    return -1
 
 
 def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 import tcgcore
+from tcgcore import Event, Trigger
 
 from .cards import Effect
 from .queries import Eng
@@ -45,9 +46,23 @@ def _no_op(eng: Eng, seat: int, e: Effect, source: int, margin: int) -> None:
     raise tcgcore.EngineError(f"effect op {e.op!r} belongs to no scenario")
 
 
+def _no_triggers(eng: Eng, event: Event) -> list[Trigger]:
+    return []
+
+
+def _not_ours(eng: Eng, trigger: Trigger) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class Scenario:
     """One scenario's hooks into the generic rules (each defaults to "nothing to do").
+
+    Two kinds of hook: the scenario's own rules (:attr:`setup` to :attr:`no_resolution`),
+    called for the scenario being played only; and the rules of the cards of its
+    encounter sets (:attr:`ops` to :attr:`resolve`), which apply whichever scenario is
+    played, since such a card may be shuffled into another scenario's encounter deck or
+    listed in a scenario-builder description.
 
     Attributes:
         code: the scenario's code (``"01120"``), the key of ``state.scenario``.
@@ -61,10 +76,14 @@ class Scenario:
         no_resolution: ``hook(state) -> bool``, run when every investigator has resigned
             or been defeated (A708.1): may record trauma; True makes the result a loss
             even when someone resigned.
-        ops: the effect ops of the scenario and its encounter sets; effects of these ops
-            go to :attr:`effect` whichever scenario is being played (an encounter card
-            may be shuffled into another scenario's deck).
-        effect: ``effect(eng, seat, e, source, margin)``: resolve one op of :attr:`ops`.
+        ops: the effect ops of the scenario's cards (no two scenarios share one).
+        effect: ``effect(eng, seat, e, source, margin)``: resolve one op of :attr:`ops`
+            for ``seat`` (``source``: the card; ``margin``: what a test failed by).
+        trigger_kinds: the event kinds :attr:`collect` answers.
+        collect: ``collect(eng, event) -> triggers``: the forced abilities of the
+            scenario's cards that an event of :attr:`trigger_kinds` triggers (A902).
+        resolve: ``resolve(eng, trigger) -> bool``: carry out a trigger :attr:`collect`
+            made; False for any other trigger.
     """
 
     code: str
@@ -75,6 +94,9 @@ class Scenario:
     no_resolution: Callable[[ArkhamState], bool] = _no_loss
     ops: frozenset[str] = frozenset()
     effect: Callable[[Eng, int, Effect, int, int], None] = _no_op
+    trigger_kinds: frozenset[str] = frozenset()
+    collect: Callable[[Eng, Event], list[Trigger]] = _no_triggers
+    resolve: Callable[[Eng, Trigger], bool] = _not_ours
 
 
 #: The hooks of a scenario without its own rules module (a scenario-builder description).
@@ -125,6 +147,13 @@ class ArkhamSpec(tcgcore.GameSpec[ArkhamState]):
         #: effect op -> the scenario that resolves it (see :attr:`Scenario.ops`)
         self.scenario_ops: Mapping[str, Scenario] = MappingProxyType(
             {op: self.scenarios[code] for op, code in owner.items()})
+        #: (event kinds, collector) of the scenarios whose cards have triggers
+        self.collectors: tuple[tuple[frozenset[str], Callable[[Eng, Event], list[Trigger]]],
+                               ...] = tuple((sc.trigger_kinds, sc.collect)
+                                            for sc in self.scenarios.values()
+                                            if sc.trigger_kinds)
+        self.resolvers: tuple[Callable[[Eng, Trigger], bool], ...] = tuple(
+            sc.resolve for sc in self.scenarios.values() if sc.resolve is not _not_ours)
 
 
 def _arkham_spec(eng: Eng) -> ArkhamSpec:
@@ -145,10 +174,34 @@ def scenario_of(eng: Eng) -> Scenario:
     return _arkham_spec(eng).scenarios.get(eng.state.scenario, NO_SCENARIO)
 
 
-def scenario_op(eng: Eng, op: str) -> Scenario | None:
+def op_scenario(eng: Eng, op: str) -> Scenario | None:
     """The scenario whose :attr:`Scenario.ops` holds ``op``, or ``None``.
 
     Raises:
         tcgcore.EngineError: the engine runs on a spec that is not an :class:`ArkhamSpec`.
     """
     return _arkham_spec(eng).scenario_ops.get(op)
+
+
+def scenario_triggers(eng: Eng, event: Event) -> list[Trigger]:
+    """The triggers the scenarios' cards make of ``event`` (:attr:`Scenario.collect`, in
+    the order of the spec's scenario table).
+
+    Raises:
+        tcgcore.EngineError: the engine runs on a spec that is not an :class:`ArkhamSpec`.
+    """
+    found: list[Trigger] = []
+    for kinds, collect in _arkham_spec(eng).collectors:
+        if event.kind in kinds:
+            found += collect(eng, event)
+    return found
+
+
+def resolve_scenario_trigger(eng: Eng, trigger: Trigger) -> bool:
+    """Carry out ``trigger`` if a scenario's card made it (:attr:`Scenario.resolve`);
+    False when none did.
+
+    Raises:
+        tcgcore.EngineError: the engine runs on a spec that is not an :class:`ArkhamSpec`.
+    """
+    return any(resolve(eng, trigger) for resolve in _arkham_spec(eng).resolvers)

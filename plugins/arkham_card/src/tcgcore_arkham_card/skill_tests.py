@@ -13,7 +13,6 @@ from typing import Any, Final
 import tcgcore
 from tcgcore import Option
 
-from . import midnight_masks as _midnight  # scenario rules (A981-A985)
 from .abilities import (
     _AUTO_FAIL,
     _activatables,
@@ -52,6 +51,7 @@ from .queries import (
     engaged_seat,
     has_kw,
     location_of,
+    max_doom_on_trait,
     name_of,
     printed,
     seats_at,
@@ -407,7 +407,7 @@ def token_modifier(state: ArkhamState, seat: int, token: str) -> int:
                 for c in zone.cards
                 if dof(state, c).type_code == "enemy" and trait in _traits(dof(state, c)))
         elif x.startswith("max_doom_trait:"):  # The Midnight Masks' Skull (A983.4)
-            mod += int(eff.x_sign) * _midnight.max_doom_on_trait(state, x.split(":", 1)[1])
+            mod += int(eff.x_sign) * max_doom_on_trait(state, x.split(":", 1)[1])
     return mod
 
 

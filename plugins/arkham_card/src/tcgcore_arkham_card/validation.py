@@ -30,7 +30,6 @@ from tcgcore import (
     rule_seat_or_none,
 )
 
-from . import devourer_below, midnight_masks
 from .actions import turn_options
 from .card_choices import CHOICE_OPS
 from .cards import SKILLS, Effect, card_pool, load_scenario
@@ -40,6 +39,7 @@ from .queries import (
     dof,
 )
 from .scenario_setup import _token_ok, scenario_names
+from .scenarios import SCENARIOS
 from .state import (
     ActionChosen,
     AooPick,
@@ -129,7 +129,7 @@ def _effects_in(value: Any, depth: int = 0) -> Iterator[Effect]:
 def _known() -> tuple[frozenset[str], frozenset[str]]:
     """The effect ops and tested skills the game knows: the dispatched ops and every op and
     skill the built-in cards and scenarios use (computed once)."""
-    ops = set(_DISPATCHED | _PLAYER_OPS | CHOICE_OPS | midnight_masks.OPS | devourer_below._OPS)
+    ops = set(_DISPATCHED | _PLAYER_OPS | CHOICE_OPS | frozenset().union(*(sc.ops for sc in SCENARIOS)))
     skills = {"", *SKILLS}
     sources: list[Any] = list(card_pool().values())
     for name in scenario_names():

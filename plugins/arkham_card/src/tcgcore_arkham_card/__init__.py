@@ -11,11 +11,14 @@ Matches are normally created with ``tcgcore.new_match("arkham_card", seed=…, p
 The Gathering (01104) with the core investigators' starter decks, or ``decks=[...]``
 (starter deck names or ArkhamDB deck JSON texts, :mod:`.decks`); ``scenario="test"`` is the
 rules' test scenario. Module layout: :mod:`.cards` (card model and data loading),
-:mod:`.state` (state and steps), :mod:`.rules` with :mod:`.actions`, :mod:`.skill_tests`,
-:mod:`.effects` and :mod:`.enemies` (the engine), :mod:`.scenario_setup` (built-in setup and
-descriptions), :mod:`.decks` (deck import and checks), :mod:`.agent` (the heuristic
-agent), :mod:`.builder`, :mod:`.campaign`, :mod:`.campaign_tools`, :mod:`.plugin` (registration, views, log),
-:mod:`.testkit` (test helpers).
+:mod:`.state` (state and steps), the engine in layers (:mod:`.queries`,
+:mod:`.abilities`, :mod:`.operations`, :mod:`.card_choices`, then :mod:`.skill_tests`,
+:mod:`.actions`, :mod:`.enemies`, :mod:`.effects` and :mod:`.rules`; the scenarios'
+own rules in :mod:`.the_gathering`, :mod:`.midnight_masks` and :mod:`.devourer_below`
+behind :mod:`.scenario_hooks`), :mod:`.scenario_setup` (built-in setup and descriptions),
+:mod:`.decks` (deck import and checks), :mod:`.agent` (the heuristic agent),
+:mod:`.builder`, :mod:`.campaign`, :mod:`.campaign_tools`, :mod:`.plugin` (``build_spec``,
+views, log), :mod:`.testkit` (test helpers).
 """
 
 from __future__ import annotations

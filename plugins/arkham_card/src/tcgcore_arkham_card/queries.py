@@ -30,7 +30,7 @@ MAX_SURGE: Final = 30
 SLOT_LIMITS: Final[dict[str, int]] = {"hand": 2, "arcane": 2, "accessory": 1, "body": 1, "ally": 1}
 Eng = Engine[ArkhamState]
 
-# ============================================================================ helpers
+# ============================================================================ cards and zones
 
 
 _POOL: Final = card_pool()

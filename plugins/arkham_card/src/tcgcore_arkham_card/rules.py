@@ -121,7 +121,7 @@ from .state import (
     UpkeepPhase,
 )
 
-# ============================================================================ spec
+# ============================================================================ trigger order
 
 
 def lead_seat(eng: Engine[Any]) -> int:
@@ -129,7 +129,6 @@ def lead_seat(eng: Engine[Any]) -> int:
     ``trigger_policy``)."""
     state: ArkhamState = eng.state
     return state.lead
-
 
 
 # ============================================================================ setup flow
@@ -289,6 +288,16 @@ def _finish_treachery(eng: Eng, step: FinishTreachery) -> None:
         eng.move(step.card, Z_DECK[step.seat], kind="to_deck_bottom")
     else:
         discard_card(eng, step.card)
+
+
+def spawn_redirect(state: ArkhamState, code: str) -> int:
+    """A982.1: a location in play whose forced ``spawn_redirect`` names ``code`` (Your
+    House and the Ghoul Priest); -1 when none."""
+    for loc in state.zones["locations"].cards:
+        for e in dof(state, loc).forced.get("spawn_redirect", ()):
+            if e.code == code:
+                return loc
+    return -1
 
 
 def _spawn(eng: Eng, step: SpawnAt) -> None:
@@ -712,16 +721,6 @@ def resolve(eng: Eng, trigger: Trigger) -> None:
 TRIGGER_KINDS: Final = frozenset({"entered", "enemy_defeated", "enemy_attacks", "enemy_entered",
                                   "harm_placed", "played", "encounter_drawn", "test_failed",
                                   "clues_would_discover"}) | _CARD_TRIGGER_KINDS
-
-
-def spawn_redirect(state: ArkhamState, code: str) -> int:
-    """A982.1: a location in play whose forced ``spawn_redirect`` names ``code`` (Your
-    House and the Ghoul Priest); -1 when none."""
-    for loc in state.zones["locations"].cards:
-        for e in dof(state, loc).forced.get("spawn_redirect", ()):
-            if e.code == code:
-                return loc
-    return -1
 
 
 def register(spec: tcgcore.GameSpec[ArkhamState]) -> None:

@@ -2,11 +2,12 @@
 
 A scenario with rules beyond its data file (``data/scenario_<code>.json``) implements
 :class:`Scenario` in its own module (:mod:`.the_gathering`, :mod:`.midnight_masks`,
-:mod:`.devourer_below`); :func:`.plugin.build_spec` hands the table of them to the
-:class:`ArkhamSpec`, and the generic rules find the current one with :func:`scenario_of`
-from ``state.scenario``. A scenario that is not in the table (a scenario-builder
-description, ``state.scenario == "description"``) gets :data:`NO_SCENARIO`, whose hooks do
-nothing. No generic rules module imports a scenario module.
+:mod:`.devourer_below`), listed in :data:`.scenarios.SCENARIOS`;
+:func:`.plugin.build_spec` hands that table to the :class:`ArkhamSpec`, and the generic
+rules find the current one with :func:`scenario_of` from ``state.scenario``. A scenario
+that is not in the table (a scenario-builder description, ``state.scenario ==
+"description"``) gets :data:`NO_SCENARIO`, whose hooks do nothing. No generic rules
+module imports a scenario module.
 
 This module sits just above :mod:`.queries` and :mod:`.state`; it holds no rules itself.
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Final
 
 import tcgcore
@@ -143,10 +143,10 @@ class ArkhamSpec(tcgcore.GameSpec[ArkhamState]):
                         f"effect op {op!r} claimed by scenarios {owner[op]} and {code}")
                 owner[op] = code
         #: scenario code -> its hooks
-        self.scenarios: Mapping[str, Scenario] = MappingProxyType(dict(scenarios))
+        self.scenarios: Mapping[str, Scenario] = dict(scenarios)
         #: effect op -> the scenario that resolves it (see :attr:`Scenario.ops`)
-        self.scenario_ops: Mapping[str, Scenario] = MappingProxyType(
-            {op: self.scenarios[code] for op, code in owner.items()})
+        self.scenario_ops: Mapping[str, Scenario] = {op: self.scenarios[code]
+                                                     for op, code in owner.items()}
         #: (event kinds, collector) of the scenarios whose cards have triggers
         self.collectors: tuple[tuple[frozenset[str], Callable[[Eng, Event], list[Trigger]]],
                                ...] = tuple((sc.trigger_kinds, sc.collect)

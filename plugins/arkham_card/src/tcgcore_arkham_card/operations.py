@@ -1,9 +1,11 @@
 """The shared state changes of the arkham_card rules: drawing, revealing and entering
-locations, doom, discarding, clues, surge, spawning and engaging, the end of the scenario.
+locations, doom, discarding, clues, surge, spawning and engaging, act objectives, enemies'
+forced abilities at a moment and readying at the end of a turn, the end of the scenario.
 
-Above :mod:`.queries` and :mod:`.abilities`, below every step-handling module. Scenario
-rules reach in only through :func:`.scenario_hooks.scenario_of` (a revealed location, the
-campaign-log output at the end).
+Above :mod:`.queries` and :mod:`.scenario_hooks` (beside :mod:`.abilities`), below every
+step-handling module. Scenario rules reach in only through
+:func:`.scenario_hooks.scenario_of` (a revealed location, the campaign-log output at the
+end).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
 from .panel import view_extra, view_fact
 from .presentation import card_info as _catalogue_entry
+from .presentation import table_layout
 from .rules import GAME, cdef, dof, spec
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
 from .state import ArkhamState
@@ -653,6 +654,7 @@ spec.card_name = card_name
 spec.card_text = card_text
 
 spec.card_info = card_info
+spec.table_layout = table_layout
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.agents["heuristic"] = HeuristicAgent

@@ -112,7 +112,7 @@ function mapNode(b, byCard) {
     columns.set(col, row + 1);
     place.set(n.id, [col, row]);
   }
-  const W = 190, H = 150, GAP = 30;
+  const W = 180, H = 100, GAP = 36;
   const width = Math.max(1, ...[...columns.keys()].map((c) => c + 1)) * (W + GAP);
   const height = Math.max(1, ...columns.values()) * (H + GAP);
   const svgNS = SVG_NS;

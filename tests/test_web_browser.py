@@ -185,7 +185,7 @@ def test_a_guimi_match_to_the_end_against_an_agent_hides_the_agents_cards(
     known: set[str] = set()
     checked = 0
     hidden_seen: set[str] = set()
-    shot = False
+    shot = targets = False
     for step in range(3000):
         if _over(page):
             break
@@ -215,11 +215,15 @@ def test_a_guimi_match_to_the_end_against_an_agent_hides_the_agents_cards(
             assert "strength" in rows and "agility" in rows
             _shot(page, "guimi-table")
             shot = True
+        if not targets and page.locator("#choice button.option", has_text=" to F1").count():
+            # a play option's target (its zone and slot) outlines that empty slot of the row
+            page.wait_for_selector("#tableau .card.slot.target[data-slot='0']")
+            targets = True
         if _over(page):
             break
         _answer(page, last=True)
     assert _over(page)
-    assert hidden_seen and shot
+    assert hidden_seen and shot and targets
     assert not getattr(page, "_errors")  # noqa: B009
 
 

@@ -148,3 +148,21 @@ def test_arkham_names_in_traditional_chinese_from_the_rules_summary() -> None:
     assert roland is not None and roland.name == "羅蘭·班克斯"
     english = tcgcore.card_info(spec, "01111", "en")
     assert english is not None and english.name == "Study"
+
+
+def test_the_serve_protocol_pushes_the_layout_in_its_updates() -> None:
+    """``serve --stdio`` and the web table share the update: a subscribed Guimi seat gets the
+    game's layout of its own view (``layout``), the same as ``tcgcore.table_layout`` of that
+    view; Sparks' updates carry ``None``."""
+    from tcgcore._serve import Server
+    server = Server(tcgcore.default_registry(), rate=None)
+    for game, has in (("guimi_revival", True), ("sparks", False)):
+        created = server.handle({"op": "create", "game": game, "seed": 2})
+        mid, tokens = created["match"], created["tokens"]
+        got = server.handle({"op": "subscribe", "match": mid, "seat": 1, "token": tokens[1]})
+        assert got["ok"], got
+        (update,) = server.take_updates()
+        assert update["type"] == "update"
+        match = server.matches[mid].match
+        expected = tcgcore.table_layout(match.spec, match.view(1))
+        assert update["layout"] == expected and (expected is not None) == has

@@ -8,7 +8,7 @@ from typing import Any
 
 import tcgcore
 
-from .cards import get_pool
+from .cards import get_pool, load_pathways
 
 __all__ = ["card_info", "table_layout"]
 
@@ -85,6 +85,12 @@ def _slot(view: tcgcore.View, zone: tcgcore.ZoneView | None, index: int | None,
                         facts=facts, marks=marks)
 
 
+def _pathway(code: Any) -> str:
+    """A pathway's names, English then Chinese (as ``card_name`` names cards); "—" for none."""
+    pw = load_pathways().pathways.get(str(code)) if code else None
+    return f"{pw.name_en} ({pw.name_zh})" if pw is not None else str(code or "—")
+
+
 def table_layout(view: tcgcore.View) -> list[tcgcore.Block] | None:
     """The Guimi table (``GameSpec.table_layout``), from the view only: round, phase and
     whose turn; per seat its front row (F1, F2) and back row (B1, B2) with each unit's current
@@ -128,7 +134,7 @@ def table_layout(view: tcgcore.View) -> list[tcgcore.Block] | None:
     blocks.append(tcgcore.TableBlock(
         title=N_("players"), columns=[tcgcore.Cell(seat=p) for p in range(len(players))],
         rows=[
-            row(N_("pathway"), lambda q: tcgcore.Cell(value=q.get("pathway") or "—")),
+            row(N_("pathway"), lambda q: tcgcore.Cell(value=_pathway(q.get("pathway")))),
             row(N_("sequence"), lambda q: tcgcore.Cell(value=q.get("sequence"))),
             row(N_("corruption"), lambda q: tcgcore.Cell(
                 value=str(q.get("corruption")) + (f" (+{q['step_corruption']})"

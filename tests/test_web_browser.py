@@ -280,6 +280,10 @@ def test_an_arkham_round_by_clicking(browser: Browser, server: InProcess) -> Non
     _answer(page)  # mulligan: keep the hand
     assert _click_label(page, "Investigate")
     assert "Commit cards" in (page.text_content("#prompt") or "")
+    # the layout's skill test line: skill, whose test, difficulty and the total before the token
+    test = server.hub.matches[mid].match.view(0).panel["test"]
+    line = page.text_content("#tableau .block-text:has(h3)") or ""
+    assert "intellect test of" in line and f"against {test['difficulty']}: {test['base']}" in line
     page.locator("#choice button.option").first.click()
     assert page.locator("#confirm").is_enabled()
     committed = int(server.hub.matches[mid].match.state.event_count)

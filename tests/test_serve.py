@@ -497,6 +497,9 @@ def _play_checking_targets(game: str, seed: int, options: dict[str, Any],
             placed += 1
             zone_view = zones[target["zone"]]  # a zone id of the seat's own view
             assert zone_view.visibility == "public" or zone_view.owner == seat
+            if "zone" in inner.data:  # a destination the game names: Guimi plays to an empty
+                assert zone_view.cards[target["slot"]] is None, (game, shown)  # slot (073.1)
+                continue
             there = zone_view.cards[target["slot"]]
             assert there is not None
             # the seat's view shows this card there, or another seat's face-down card

@@ -31,6 +31,7 @@ web_extra_or_skip()
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 import tcgcore  # noqa: E402
+from tcgcore._views import build_view  # noqa: E402
 
 
 def _create(base: str, **body: Any) -> dict[str, Any]:
@@ -104,13 +105,52 @@ def test_replay_viewer_steps_through_the_spectators_views() -> None:
 
         last = step(steps)
         assert last["steps"] == steps and last["view"]["result"]["winners"] == match.result.winners
-        assert last["view"] == json.loads(tcgcore_json(match.view(None)))
+        # the end shows every seat's cards (the omniscient view); before it, public facts only
+        assert last["over"] and last["view"] == json.loads(tcgcore_json(
+            build_view(match.spec, match.state, None, omniscient=True)))
+        assert not step(steps - 1)["over"]
         early = step(3)
         again = step(2)
         assert early["view"] != again["view"] and len(again["log"]) < len(early["log"])
         assert "pending" not in early["view"]
         with pytest.raises(urllib.error.HTTPError):
             step(steps + 1)
+
+
+def test_replay_frames_hide_every_unseen_card_until_the_end() -> None:
+    """The replay viewer of a finished Guimi match: at every step before the end, the frame
+    (view and layout) holds no code of a card the spectator could not see at that step (hands,
+    decks, face-down cards); at the end it shows them (every seat's cards)."""
+    import urllib.request
+    with in_process() as srv:
+        made = _create(srv.url, game="guimi_revival", seed=11, seats=["random", "random"])
+        mid = made["match"]
+        deadline = time.monotonic() + 120
+        while srv.hub.matches[mid].match.result is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        src = srv.hub.matches[mid].match
+        assert src.result is not None
+        steps = len(src.decisions)
+        replay = tcgcore.new_match("guimi_revival", seed=src.seed, **dict(src.options))
+        checked = 0
+        for n in range(steps + 1):
+            if n:
+                d = src.decisions[n - 1]
+                replay.choose(d.player, d.keys)
+            if n % 7 and n != steps:
+                continue
+            with urllib.request.urlopen(f"{srv.url}/api/replay/{mid}?step={n}") as res:
+                frame = json.loads(res.read())
+            seen = {c.code for z in replay.view(None).zones for c in z.cards if c and c.code}
+            hidden = {c.code for c in replay.state.cards if c.code} - seen
+            text = json.dumps({"view": frame["view"], "layout": frame["layout"]})
+            leaked = {code for code in hidden if f'"{code}"' in text}
+            if n < steps:
+                assert not frame["over"] and leaked == set(), (n, leaked)
+                checked += 1
+            else:
+                assert frame["over"] and hidden and leaked, "the end shows the hidden cards"
+        assert checked > 5
 
 
 def tcgcore_json(value: Any) -> bytes:

@@ -185,6 +185,7 @@ def test_a_guimi_match_to_the_end_against_an_agent_hides_the_agents_cards(
     known: set[str] = set()
     checked = 0
     hidden_seen: set[str] = set()
+    shot = targets = False
     for step in range(3000):
         if _over(page):
             break
@@ -207,13 +208,22 @@ def test_a_guimi_match_to_the_end_against_an_agent_hides_the_agents_cards(
                     i = flat.index(bad[0])
                     raise AssertionError((bad, flat[max(0, i - 700):i + 200]))
             checked = len(frames)
-        if step == 12:
+        if step >= 12 and not shot and page.locator("#tableau .card.slot [data-label=strength]").count():
+            # the Guimi layout: front and back rows, each unit with its current strength
+            rows = page.text_content("#tableau") or ""
+            assert "front row" in rows and "back row" in rows and "Spirit World" in rows
+            assert "strength" in rows and "agility" in rows
             _shot(page, "guimi-table")
+            shot = True
+        if not targets and page.locator("#choice button.option", has_text=" to F1").count():
+            # a play option's target (its zone and slot) outlines that empty slot of the row
+            page.wait_for_selector("#tableau .card.slot.target[data-slot='0']")
+            targets = True
         if _over(page):
             break
         _answer(page, last=True)
     assert _over(page)
-    assert hidden_seen
+    assert hidden_seen and shot and targets
     assert not getattr(page, "_errors")  # noqa: B009
 
 
@@ -226,7 +236,8 @@ def test_the_chinese_interface_renders_with_guimi_cards_in_chinese(
     page.wait_for_function("() => document.querySelector('.card .name') && "
                            "/[\\u4e00-\\u9fff]/.test(document.querySelector('.card .name').textContent)")
     assert "对局记录" in (page.text_content("aside") or "")
-    assert "污染" in (page.text_content(".guimi-players") or "")  # the tailored panel: corruption
+    tableau = page.text_content("#tableau") or ""  # the game's layout: corruption, front row
+    assert "污染" in tableau and "前排" in tableau and "灵界" in tableau
     assert "手牌" in (page.text_content("#board") or "")
     _shot(page, "guimi-table-zh")
     page.select_option("#lang", "zh_Hant")
@@ -269,6 +280,10 @@ def test_an_arkham_round_by_clicking(browser: Browser, server: InProcess) -> Non
     _answer(page)  # mulligan: keep the hand
     assert _click_label(page, "Investigate")
     assert "Commit cards" in (page.text_content("#prompt") or "")
+    # the layout's skill test line: skill, whose test, difficulty and the total before the token
+    test = server.hub.matches[mid].match.view(0).panel["test"]
+    line = page.text_content("#tableau .block-text:has(h3)") or ""
+    assert "intellect test of" in line and f"against {test['difficulty']}: {test['base']}" in line
     page.locator("#choice button.option").first.click()
     assert page.locator("#confirm").is_enabled()
     committed = int(server.hub.matches[mid].match.state.event_count)
@@ -288,11 +303,39 @@ def test_an_arkham_round_by_clicking(browser: Browser, server: InProcess) -> Non
         if not _click_label(page, "End turn"):
             _answer(page)
     assert _panel_round(server, mid) >= 2  # (the first scenario's Study has no exit to move by)
-    # the tailored panel: locations with shroud and clues, act and agenda, the chaos bag
-    assert page.locator(".arkham-location").count() >= 1
-    panel = page.text_content("#panel") or ""
-    assert "Study" in panel and "shroud" in panel and "doom" in panel and "chaos bag" in panel
+    # the game's layout: locations with shroud and clues, act and agenda, the chaos bag
+    assert page.locator("#tableau .map-node").count() >= 1
+    tableau = page.text_content("#tableau") or ""
+    assert "Study" in tableau and "shroud" in tableau and "doom" in tableau and "chaos bag" in tableau
     log = page.text_content("#log") or ""
     assert "Mythos" in log or "mythos" in log, log[-2000:]
-    _shot(page, "arkham-table")
+    _shot(page, "arkham-round")
     assert not getattr(page, "_errors")  # noqa: B009
+
+
+def test_the_arkham_map_draws_lines_between_connected_locations(
+        browser: Browser, server: InProcess) -> None:
+    """The Midnight Masks (01120) puts several connected locations into play: the layout's map
+    draws one SVG line per connection, a node per location with its shroud and clues, and the
+    act and agenda; in Traditional Chinese the terms are the rules summary's."""
+    made = post(server.url + "/api/matches", {"game": "arkham_card", "seed": 4, "seats": ["human"],
+                                              "options": {"scenario": "01120"}})
+    assert made["ok"], made
+    mid = made["match"]
+    page = _open(browser, f"{server.url}/table/{mid}#s=0&t={made['tokens'][0]}")
+    _answer(page)  # mulligan: keep the hand; the locations are put into play after it
+    page.wait_for_function("() => document.querySelectorAll('#tableau .map-lines line').length >= 2")
+    panel = server.hub.matches[mid].match.view(0).panel
+    edges = {frozenset((loc["id"], c)) for loc in panel["locations"] for c in loc["connections"]}
+    assert page.locator("#tableau .map-lines line").count() == len(edges)
+    assert page.locator("#tableau .map-node").count() == len(panel["locations"])
+    tableau = page.text_content("#tableau") or ""
+    assert "shroud" in tableau and "clues" in tableau and "agenda" in tableau
+    _shot(page, "arkham-table")
+    zh = _open(browser, f"{server.url}/table/{mid}?lang=zh_Hant#s=0&t={made['tokens'][0]}")
+    zh.wait_for_function("() => document.querySelectorAll('#tableau .map-node').length > 0 && "
+                         "document.querySelector('#tableau').textContent.includes('線索')")
+    text = zh.text_content("#tableau") or ""
+    assert "混亂袋" in text and "密謀" in text and "場景" in text  # chaos bag, agenda, act
+    _shot(zh, "arkham-table-zh")
+    assert not getattr(page, "_errors") and not getattr(zh, "_errors")  # noqa: B009

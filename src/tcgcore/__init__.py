@@ -84,7 +84,21 @@ from ._model import (
     Zone,
 )
 from ._plugins import CardSet, Registry, default_registry, hookimpl, load_registry
-from ._presentation import CardInfo, card_catalogue, card_info
+from ._presentation import (
+    Block,
+    CardInfo,
+    CardsBlock,
+    Cell,
+    MapBlock,
+    MapNode,
+    Slot,
+    TableBlock,
+    TableRow,
+    TextBlock,
+    card_catalogue,
+    card_info,
+    table_layout,
+)
 from ._ray_backend import ray_session
 from ._reader import SeatReader
 from ._rng import Rng
@@ -120,6 +134,7 @@ __all__ = [
     "Agent",
     "BackendError",
     "BalanceReport",
+    "Block",
     "CardAbility",
     "CardBook",
     "CardDataError",
@@ -128,6 +143,8 @@ __all__ = [
     "CardInstance",
     "CardSet",
     "CardView",
+    "CardsBlock",
+    "Cell",
     "Choice",
     "CoreStep",
     "Decision",
@@ -147,6 +164,8 @@ __all__ = [
     "ISMCTSAgent",
     "IllegalChoice",
     "Key",
+    "MapBlock",
+    "MapNode",
     "Match",
     "Matchup",
     "Moved",
@@ -168,10 +187,14 @@ __all__ = [
     "SeatReader",
     "SimulationError",
     "SimulationReport",
+    "Slot",
     "StateDecodeError",
     "Step",
     "StepLimitError",
+    "TableBlock",
+    "TableRow",
     "TcgcoreError",
+    "TextBlock",
     "Trigger",
     "TriggerOptIn",
     "TriggerPick",
@@ -225,6 +248,7 @@ __all__ = [
     "rule_seat",
     "rule_seat_or_none",
     "simulate",
+    "table_layout",
     "wilson_interval",
     "zone_words",
 ]

@@ -50,7 +50,7 @@ from ._identity import seat_event, zone_alias
 from ._match import Match, _create
 from ._model import Choice, Event, Option, Scalar
 from ._plugins import Registry, default_registry
-from ._presentation import LANGUAGES, card_catalogue
+from ._presentation import LANGUAGES, card_catalogue, table_layout
 from ._terminal import describe_event
 from ._views import View
 
@@ -620,15 +620,18 @@ class Server:
     def update_for(self, sub: Any) -> dict[str, Any]:
         """The update pushed to a subscriber (``sub``: ``match_id``, ``seat``, ``token``,
         ``next_event``; its ``next_event`` moves on): ``{"type": "update", "match", "seat",
-        "view", "events", "log", "game", "title", "reset"}``: the seat's view (as ``view``
-        answers), its events since the last update (as ``events``), their log lines, and
-        ``reset`` true when the log starts from the session's first event."""
+        "view", "layout", "events", "log", "game", "title", "reset"}``: the seat's view (as
+        ``view`` answers), the game's table layout of that view
+        (:func:`tcgcore.table_layout`, ``None`` for a game without the hook), its events
+        since the last update (as ``events``), their log lines, and ``reset`` true when the
+        log starts from the session's first event."""
         entry = self._entry(sub.match_id)
         since = sub.next_event
         ref = {"match": sub.match_id, "seat": sub.seat, "token": sub.token}
         spec, state = entry.match.spec, entry.match.state
         try:  # the operations themselves (not handle: an update spends no request)
             view = self.op_view(ref)
+            layout = table_layout(spec, view["view"])
             events = self.op_events({**ref, "since": since})
             log = [line for line in (describe_event(spec, state, ev) for ev in events["events"])
                    if line.strip()]
@@ -640,7 +643,7 @@ class Server:
                     "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}
         sub.next_event = events["next"]
         return {"type": "update", "match": sub.match_id, "seat": sub.seat, "view": view["view"],
-                "events": events["events"], "log": log, "game": entry.match.game,
+                "layout": layout, "events": events["events"], "log": log, "game": entry.match.game,
                 "title": spec.title, "reset": since == 0}
 
     def notify(self, match_id: str) -> None:

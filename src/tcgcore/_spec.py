@@ -85,6 +85,12 @@ class GameSpec(Generic[S]):
             of the card catalogue front ends show (name, type, cost, numbers, icons and
             text in ``lang``: ``"en"``, ``"zh_Hans"`` or ``"zh_Hant"``); ``None``: built from
             ``card_name`` and ``card_text`` (:func:`tcgcore.card_info`).
+        table_layout: ``table_layout(view) -> [block, ...] or None``, the presentation hook
+            of the game's table: its facts as generic blocks (:class:`tcgcore.TextBlock`,
+            :class:`tcgcore.TableBlock`, :class:`tcgcore.CardsBlock`,
+            :class:`tcgcore.MapBlock`) that front ends draw (``docs/web.md``), built from a
+            :class:`tcgcore.View` only, so it cannot show what that viewer may not know;
+            ``None`` (or an answer ``None``): front ends draw their generic table.
         render_panel: ``render_panel(view) -> lines``, the game's own part of a
             text board, drawn from a :class:`tcgcore.View` only (so it cannot
             show hidden information).
@@ -163,6 +169,7 @@ class GameSpec(Generic[S]):
         find_card: Callable[[str], str | None] | None = None,
         render_panel: Callable[[View], list[str]] | None = None,
         card_info: Callable[[str, str], CardInfo | None] | None = None,
+        table_layout: Callable[[View], list[Block] | None] | None = None,
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
         check_deck_with: Callable[[str, str, dict[str, Any]], list[str]] | None = None,
@@ -211,6 +218,7 @@ class GameSpec(Generic[S]):
         self.find_card = find_card
         self.render_panel = render_panel
         self.card_info = card_info
+        self.table_layout = table_layout
         self.default_agent = default_agent
         self.check_deck = check_deck
         self.check_deck_with = check_deck_with
@@ -343,5 +351,5 @@ def check_options(options: Mapping[str, Any], allowed: Iterable[str], game: str)
 # annotations (both modules import this one).
 from ._agents import Agent  # noqa: E402
 from ._encodings import ActionLayout, ObservationLayout  # noqa: E402
-from ._presentation import CardInfo  # noqa: E402
+from ._presentation import Block, CardInfo  # noqa: E402
 from ._views import CardView, View  # noqa: E402

@@ -78,7 +78,8 @@ def ref_main_options(eng: Eng, p: int) -> list[Option]:
             continue
         if d.card_type in ("beyonder", "item"):
             out += [Option(key=f"play:{cid}:{s}", label=f"Play {d.name_en} to "
-                           f"{rules.SLOT_NAMES[s]}", card=cid) for s in empty]
+                           f"{rules.SLOT_NAMES[s]}", card=cid,
+                           data={"zone": f"units.{p}", "slot": s}) for s in empty]
         elif d.card_type == "event" and can_event:
             if (not activated and (d.event_kind != "quick" or o.quick_event_from_hand == "allowed")
                     and can_act(cid, d, "on_play")):

@@ -22,8 +22,10 @@ from .._errors import IllegalChoice, OptionsError, TcgcoreError, UnknownGameErro
 from .._identity import seat_event
 from .._match import Match, _create
 from .._plugins import Registry
+from .._presentation import table_layout
 from .._serve import ProtocolError, Server, _Entry
 from .._terminal import describe_event
+from .._views import build_view
 from ._store import MatchRow, Store
 
 __all__ = ["HUMAN", "WS_OPS", "Connection", "Hub"]
@@ -169,10 +171,13 @@ class Hub(Server):
 
     def replay_step(self, match_id: str, step: int) -> dict[str, Any]:
         """The replay viewer: the spectator's view of ``match_id`` after its first ``step``
-        decisions, and the spectator's log up to there. Public facts only, so any page may
-        step through any match.
+        decisions, and the spectator's log up to there. Public facts only until the match
+        has ended, so any page may step through any match.
 
-        Returns ``{"type": "replay", "view", "log", "step", "steps", "game", "title"}``.
+        Returns ``{"type": "replay", "view", "layout", "log", "step", "steps", "over",
+        "game", "title", "seats"}``; ``over``: the last step of a finished match, whose view
+        is the omniscient one (every seat's cards, the hidden ones included), since nothing
+        is secret once the match has ended.
 
         Raises:
             ProtocolError: ``unknown_match``, or ``bad_request`` for a step outside
@@ -197,7 +202,11 @@ class Hub(Server):
         events = [seat_event(state, ev, None) for ev in match.events_since(0, player="all")]
         log = [line for line in (describe_event(match.spec, state, ev) for ev in events)
                if line.strip()]
-        return {"type": "replay", "view": match.view(None), "log": log, "step": step,
+        over = step == len(decisions) and match.result is not None
+        # after the end every seat's cards are shown; before it only public facts
+        view = build_view(match.spec, state, None, omniscient=True) if over else match.view(None)
+        return {"type": "replay", "view": view, "layout": table_layout(match.spec, view),
+                "log": log, "step": step, "over": over,
                 "steps": len(decisions), "game": match.game, "title": match.spec.title,
                 "seats": self.seats.get(match_id, [])}
 

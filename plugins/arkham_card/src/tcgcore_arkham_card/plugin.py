@@ -32,6 +32,7 @@ from .cards import CardDef, card_pool, load_scenario
 from .decks import check_deck
 from .panel import view_extra, view_fact
 from .presentation import card_info as _catalogue_entry
+from .presentation import table_layout
 from .queries import GAME, cdef, dof
 from .scenario_hooks import ArkhamSpec
 from .scenario_setup import OPTIONS, _token_ok, scenario_names
@@ -691,6 +692,7 @@ def build_spec() -> ArkhamSpec:
         card_name=card_name,
         card_text=card_text,
         card_info=card_info,
+        table_layout=table_layout,
         find_card=find_card,
         render_panel=render_panel,
         agents={"heuristic": HeuristicAgent},

@@ -20,6 +20,7 @@ from .cards import _POOLS, CardDef, get_pool, load_pathways
 from .decks import check_deck_text
 from .options import RULES_OPTION_NAMES, parse_rules_options
 from .presentation import card_info as _catalogue_entry
+from .presentation import table_layout
 from .rules import SLOT_NAMES, agility, cdef, spec, strength, z
 from .state import GuimiState
 
@@ -603,6 +604,7 @@ spec.card_name = card_name
 spec.card_text = card_text
 
 spec.card_info = card_info
+spec.table_layout = table_layout
 spec.find_card = find_card
 spec.render_panel = render_panel
 spec.check_deck = _check_deck

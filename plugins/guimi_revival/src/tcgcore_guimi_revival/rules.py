@@ -1037,6 +1037,8 @@ class _CardOpts:
         potion: a potion item's option in a unit slot (076.1).
         ignites: one option per 【起】 ability, in ability order (075).
         ignite_effects: the effects of each of ``ignites``, as (op, amount) pairs (075.3).
+        owner: the seat whose unit zone its play options name (their ``data``: ``zone`` and
+            ``slot``, the place a front end highlights).
         moves: its move/swap options as a unit (077.1) at index ``slot * 16 + empty``, where
             ``empty`` has bit t set when slot t is empty, as (target slot, option) pairs;
             ``None`` until first asked (then :func:`_move_opts`, a function of the card id,
@@ -1044,7 +1046,7 @@ class _CardOpts:
     """
 
     __slots__ = ("code", "conds", "event_effects", "from_hand", "gate", "ignite_effects",
-                 "ignites", "moves", "potion", "seq_max", "spirit", "spirit_opt", "up")
+                 "ignites", "moves", "owner", "potion", "seq_max", "spirit", "spirit_opt", "up")
 
     def __init__(self, code: str, gate: int, from_hand: tuple[tuple[Option, ...], ...],
                  up: Option | None, event_effects: tuple[tuple[str, int], ...],
@@ -1052,6 +1054,7 @@ class _CardOpts:
                  seq_max: int, potion: Option | None, ignites: tuple[Option, ...],
                  ignite_effects: tuple[tuple[tuple[str, int], ...], ...]) -> None:
         self.code = code
+        self.owner = -1  # set by _card_opts
         self.gate = gate
         self.from_hand = from_hand
         self.up = up
@@ -1070,8 +1073,9 @@ class _CardOpts:
 _NO_EVENT = 8
 
 
-def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
-    """Build the :class:`_CardOpts` of card instance ``cid`` with definition ``d``."""
+def _card_opts(cid: int, code: str, d: CardDef, owner: int) -> _CardOpts:
+    """Build the :class:`_CardOpts` of card instance ``cid`` with definition ``d``, a card of
+    seat ``owner``."""
     name = d.name_en
     ctype = d.card_type
     gate = -1 if d.rank is None else RANK_GATE[d.rank]
@@ -1080,8 +1084,9 @@ def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
     up: Option | None = None
     event_effects: tuple[tuple[str, int], ...] = ()
     if ctype in ("beyonder", "item"):
-        plays = [Option(key=f"play:{cid}:{s}", label=f"Play {name} to {SLOT_NAMES[s]}", card=cid)
-                 for s in range(4)]
+        zone = _UNITS[owner]
+        plays = [Option(key=f"play:{cid}:{s}", label=f"Play {name} to {SLOT_NAMES[s]}", card=cid,
+                        data={"zone": zone, "slot": s}) for s in range(4)]
         by_empty = [tuple(plays[s] for s in range(4) if empty >> s & 1) for empty in range(16)]
         from_hand = by_empty * (_NO_EVENT + 1)  # the same for every ``ev``
     elif ctype == "event":
@@ -1116,8 +1121,10 @@ def _card_opts(cid: int, code: str, d: CardDef) -> _CardOpts:
         seq_max = 1 << 30
     elif len(conds) == 1 and conds[0].kind == "rb_sequence_at_most":
         seq_max = conds[0].value
-    return _CardOpts(code, gate, tuple(from_hand), up, event_effects, spirit, spirit_opt, conds,
-                     seq_max, potion, ignites, ignite_effects)
+    rec = _CardOpts(code, gate, tuple(from_hand), up, event_effects, spirit, spirit_opt, conds,
+                    seq_max, potion, ignites, ignite_effects)
+    rec.owner = owner
+    return rec
 
 
 #: pool -> card id -> the card's :class:`_CardOpts` (``None`` until built; rebuilt when the id
@@ -1190,8 +1197,8 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     for cid in zones[_HAND[p]].cards:
         code = cards[cid].code
         rec = recs[cid]
-        if rec is None or rec.code != code:
-            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
+        if rec is None or rec.code != code or rec.owner != p:
+            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code], p)
         if seq <= rec.gate:  # 072.1
             got = rec.from_hand[hidx]
             if got and got[0] is rec.up and not _can_act(eng, p, cid, rec.event_effects):
@@ -1203,8 +1210,8 @@ def main_options(eng: Eng, p: int) -> list[Option]:
             continue
         code = card.code
         rec = recs[cid]
-        if rec is None or rec.code != code:
-            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
+        if rec is None or rec.code != code or rec.owner != p:
+            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code], p)
         k = rec.spirit
         if k == 1:
             if seq <= rec.seq_max or (rec.seq_max < 0 and cond_ok(eng, p, rec.conds)):
@@ -1224,8 +1231,8 @@ def main_options(eng: Eng, p: int) -> list[Option]:
         card = cards[cid]
         code = card.code
         rec = recs[cid]
-        if rec is None or rec.code != code:
-            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code])
+        if rec is None or rec.code != code or rec.owner != p:
+            rec = recs[cid] = _card_opts(cid, code, _pool_defs(pool)[code], p)
         if rec.potion is not None and cid != rb and not sw_full:
             add(rec.potion)
         ctr = card.counters
@@ -1244,8 +1251,8 @@ def main_options(eng: Eng, p: int) -> list[Option]:
     if card.zone == _REVIVAL[p] and not state.mad[p]:
         code = card.code
         rec = recs[rb]
-        if rec is None or rec.code != code:
-            rec = recs[rb] = _card_opts(rb, code, _pool_defs(pool)[code])
+        if rec is None or rec.code != code or rec.owner != p:
+            rec = recs[rb] = _card_opts(rb, code, _pool_defs(pool)[code], p)
         if rec.ignites and rb not in used and not (card.counters and card.counters.get("no_act")):
             for opt, effects in zip(rec.ignites, rec.ignite_effects, strict=True):
                 if _can_act(eng, p, rb, effects):  # 075.3

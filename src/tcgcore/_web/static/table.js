@@ -56,6 +56,7 @@ function onMessage(msg) {
     if (msg.reset) T.log = [];
     T.canUndo = msg.can_undo;
     T.view = msg.view;
+    T.layout = msg.layout || null;
     T.game = msg.game;
     T.title = msg.title || msg.game;
     T.seats = msg.seats;
@@ -102,6 +103,7 @@ function viewCodes() {
     }
   };
   scan(T.view.panel);
+  scan(T.layout);
   return [...codes];
 }
 
@@ -219,6 +221,8 @@ async function replayStep(step) {
     return;
   }
   T.view = msg.view;
+  T.layout = msg.layout || null;
+  T.over = msg.over;
   T.game = msg.game;
   T.title = msg.title || msg.game;
   T.seats = msg.seats;
@@ -240,6 +244,7 @@ function renderReplay(box) {
     el("div", { class: "replay-controls" }, button("replay-first", "⏮", 0), button("replay-prev", "◀", T.step - 1),
       button("replay-next", "▶", T.step + 1), button("replay-last", "⏭", T.steps)));
   if (T.view.result) box.append(el("p", { id: "result" }, _("Game over")));
+  if (T.over) box.append(el("p", { id: "replay-open", class: "hint" }, _("The match is over: every seat's cards are shown.")));
 }
 
 function renderChoice() {
@@ -336,69 +341,15 @@ function rank(key) {
 function renderPanel() {
   const box = document.getElementById("panel");
   const p = T.view.panel || {};
-  const tailored = LAYOUTS[T.game];
-  const main = tailored ? tailored(p) : null;
-  box.replaceChildren(el("h2", {}, _("Game facts")), main || tree(p, 0),
-    main ? el("details", {}, el("summary", {}, _("All facts")), tree(p, 0)) : null);
+  const tableau = document.getElementById("tableau");
+  if (T.layout) {  // the game's layout (GameSpec.table_layout); the raw facts stay folded
+    renderLayout(tableau, T.layout);
+    box.replaceChildren(el("h2", {}, _("Game facts")), el("details", {}, el("summary", {}, _("All facts")), tree(p, 0)));
+  } else {
+    tableau.replaceChildren();
+    box.replaceChildren(el("h2", {}, _("Game facts")), tree(p, 0));
+  }
 }
-
-// Layouts a game's panel facts may have: drawn from view.panel only (so from what the viewer
-// may know), by the game's name; any other game gets the generic tree of its facts.
-const LAYOUTS = {
-  guimi_revival(p) {
-    if (!p.players) return null;
-    const flags = (q) => [q.mad ? _("mad") : null, q.dead ? _("dead") : null, q.slumbering ? _("slumbering") : null].filter(Boolean).join(", ");
-    return el("div", { class: "guimi" },
-      el("p", {}, fmt(_("Round {round}, {phase} phase"), { round: p.round, phase: _(p.phase || "") }),
-        p.turn_player !== null && p.turn_player !== undefined ? " · " + fmt(_("{who}'s turn"), { who: seatName(p.turn_player) }) : ""),
-      el("table", { class: "guimi-players" },
-        el("tr", {}, el("th", {}, ""), ...p.players.map((q, s) => el("th", {}, seatName(s)))),
-        ...[["pathway", (q) => q.pathway || "—"], ["sequence", (q) => q.sequence],
-          ["corruption", (q) => q.corruption + (q.step_corruption ? " (+" + q.step_corruption + ")" : "")],
-          ["characteristic stack", (q) => q.digested + "/" + q.stack], ["spirit world", (q) => q.spirit_world],
-          ["status", (q) => q.status + (q.status_face_down ? " (" + fmt(_("{n} face down"), { n: q.status_face_down }) + ")" : "")],
-          ["hand", (q) => q.hand], ["deck", (q) => q.deck], ["extra", (q) => q.extra],
-          ["state", (q) => flags(q) || "—"]].map(([label, f]) => el("tr", {}, el("th", {}, _(label)), ...p.players.map((q) => el("td", {}, String(f(q))))))));
-  },
-  arkham_card(p) {
-    if (!p.locations) return null;
-    const name = (code) => (code ? cardName(code) : "—");
-    const enemyLine = (id) => {
-      const e = (p.enemies || {})[id];
-      if (!e) return null;
-      const info = T.cards[e.code];
-      const st = info && info.stats ? info.stats : {};
-      return el("li", { class: "enemy" }, name(e.code), " — ",
-        [_("fight") + " " + (st.fight ?? "?"), _("health") + " " + (e.health - e.damage) + "/" + e.health,
-          _("evade") + " " + (st.evade ?? "?"), _("damage") + " " + (st.damage ?? "?"), _("horror") + " " + (st.horror ?? "?")].join(" · "),
-        e.exhausted ? " (" + _("exhausted") + ")" : "", e.engaged !== null && e.engaged !== undefined && e.engaged >= 0 ? " · " + fmt(_("engaged with {who}"), { who: seatName(e.engaged) }) : "");
-    };
-    const byId = new Map(p.locations.map((l) => [l.id, l]));
-    const map = el("div", { class: "arkham-map" }, p.locations.map((l) => el("div", {
-      class: "arkham-location" + (l.revealed ? "" : " unrevealed") + (l.investigators.length ? " occupied" : ""), "data-location": l.id },
-    el("h3", {}, name(l.code)),
-    el("p", {}, l.revealed ? [_("shroud") + " " + l.shroud, _("clues") + " " + l.clues].join(" · ") : _("unrevealed")),
-    l.investigators.length ? el("p", { class: "who" }, l.investigators.map(seatName).join(", ")) : null,
-    l.enemies.length ? el("ul", {}, l.enemies.map(enemyLine)) : null,
-    el("p", { class: "links" }, "→ ", l.connections.map((c) => (byId.has(c) ? name(byId.get(c).code) : "?")).join(", ") || "—"))));
-    const ag = p.agenda || {};
-    const act = p.act || {};
-    const bag = Object.entries(p.chaos_bag || {}).map(([t, n]) => _(t.replace(/_/g, " ")) + (n > 1 ? " ×" + n : "")).join(", ");
-    const test = p.test && p.test.skill ? el("p", { class: "skill-test", id: "skill-test" },
-      fmt(_("{skill} test against {difficulty}: {base} + {bonus} = {total}"), {
-        skill: _(p.test.skill), difficulty: p.test.difficulty, base: p.test.base, bonus: p.test.bonus,
-        total: p.test.base + p.test.bonus })) : null;
-    const inv = (p.investigators || []).map((i) => el("li", {}, el("b", {}, i.name), " (", seatName(i.seat), ") — ",
-      [_("resources") + " " + i.resources, _("clues") + " " + i.clues, _("damage") + " " + i.damage + "/" + i.health,
-        _("horror") + " " + i.horror + "/" + i.sanity, _("actions") + " " + i.actions].join(" · "),
-      i.threat && i.threat.length ? el("div", { class: "threat" }, _("threat") + ": " + i.threat.map(name).join(", ")) : null));
-    return el("div", { class: "arkham" },
-      el("p", {}, fmt(_("Round {round}, {phase} phase"), { round: p.round, phase: _(p.phase || "") })),
-      el("p", { class: "agenda" }, _("agenda") + ": " + name(ag.code) + " — " + _("doom") + " " + (ag.doom_in_play ?? 0) + "/" + (ag.threshold ?? "?")),
-      el("p", { class: "act" }, _("act") + ": " + name(act.code) + " — " + _("clues") + " " + (act.group_clues ?? 0) + "/" + (act.clues_needed ?? "?")),
-      test, map, el("ul", { class: "investigators" }, inv), el("p", { class: "bag" }, _("chaos bag") + ": " + bag));
-  },
-};
 
 function tree(value, depth) {
   if (Array.isArray(value)) {

@@ -291,6 +291,24 @@ def test_spec_rejects_duplicate_handlers() -> None:
         sparks.spec.handles(sparks.StartRound)(lambda eng, step: None)
 
 
+def test_spec_takes_its_presentation_attributes_at_construction() -> None:
+    """A plugin builds its GameSpec in one call: the presentation attributes are arguments."""
+    def tags(view: tcgcore.View, card: tcgcore.CardView) -> list[str] | None:
+        return None
+
+    spec = tcgcore.GameSpec(
+        name="toy_game", version="1.0", state_type=sparks.SparksState, setup=sparks.spec.setup,
+        title="Toy Game", zone_words={"hand": "your hand"}, slot_names={"row": ["L", "R"]},
+        card_tags=tags, point_choices=["assign"], view_fact=lambda state, seat, name: 0)
+    assert (spec.title, spec.zone_words, spec.slot_names) == (
+        "Toy Game", {"hand": "your hand"}, {"row": ("L", "R")})
+    assert spec.card_tags is tags and spec.point_choices == frozenset({"assign"})
+    assert spec.view_fact is not None and spec.optional_window is None
+    plain = tcgcore.GameSpec(name="toy_game", version="1.0", state_type=sparks.SparksState,
+                             setup=sparks.spec.setup)
+    assert (plain.title, plain.zone_words, plain.point_choices) == ("Toy game", {}, frozenset())
+
+
 def test_move_hands_a_card_to_any_seat_including_the_first(registry: tcgcore.Registry) -> None:
     """Engine.move(controller=...): seats 0 and n-1 are seats."""
     m = _new(registry)

@@ -91,6 +91,8 @@ class GameSpec(Generic[S]):
             :class:`tcgcore.MapBlock`) that front ends draw (``docs/web.md``), built from a
             :class:`tcgcore.View` only, so it cannot show what that viewer may not know;
             ``None`` (or an answer ``None``): front ends draw their generic table.
+        title, zone_words, slot_names, card_tags, optional_window, point_choices,
+            view_fact: the presentation attributes of those names (below), given at once.
         render_panel: ``render_panel(view) -> lines``, the game's own part of a
             text board, drawn from a :class:`tcgcore.View` only (so it cannot
             show hidden information).
@@ -170,6 +172,13 @@ class GameSpec(Generic[S]):
         render_panel: Callable[[View], list[str]] | None = None,
         card_info: Callable[[str, str], CardInfo | None] | None = None,
         table_layout: Callable[[View], list[Block] | None] | None = None,
+        title: str | None = None,
+        zone_words: Mapping[str, str] | None = None,
+        slot_names: Mapping[str, Sequence[str]] | None = None,
+        card_tags: Callable[[View, CardView], list[str] | None] | None = None,
+        optional_window: Callable[[S, Choice], tuple[str, bool] | None] | None = None,
+        point_choices: Iterable[str] = (),
+        view_fact: Callable[[S, int | None, str], Any] | None = None,
         default_agent: str = "random",
         check_deck: Callable[[str, str], list[str]] | None = None,
         check_deck_with: Callable[[str, str, dict[str, Any]], list[str]] | None = None,
@@ -237,28 +246,30 @@ class GameSpec(Generic[S]):
         #: presentation for people (the terminal and other front ends): the game's name in
         #: words, and words for its zone kinds (``{"units": "unit zone"}``; a kind not listed
         #: reads as itself with spaces for underscores)
-        self.title: str = name.replace("_", " ").capitalize()
-        self.zone_words: dict[str, str] = {}
+        self.title: str = title if title is not None else name.replace("_", " ").capitalize()
+        self.zone_words: dict[str, str] = dict(zone_words or {})
         #: names of the positions of a slotted zone kind (``{"units": ("F1", "F2", "B1",
         #: "B2")}``), the same the game's option labels use; default 1, 2, ...
-        self.slot_names: dict[str, tuple[str, ...]] = {}
+        self.slot_names: dict[str, tuple[str, ...]] = {
+            kind: tuple(names) for kind, names in (slot_names or {}).items()}
         #: ``card_tags(view, card) -> [words] | None``: what a board shows after a card's
         #: name (current strength, "tapped"); ``None`` keeps the generic tags (exhausted,
         #: counters by name)
-        self.card_tags: Callable[[View, CardView], list[str] | None] | None = None
+        self.card_tags: Callable[[View, CardView], list[str] | None] | None = card_tags
         #: ``optional_window(state, choice) -> (pass_key, playable) | None``: whether the
         #: pending ``choice`` is an optional window its seat may simply pass (the option key
         #: that passes, and whether anything but passing could be done there); front ends
         #: use it for auto-pass, which answers with the pass key and never changes a rule
-        self.optional_window: Callable[[S, Choice], tuple[str, bool] | None] | None = None
+        self.optional_window: Callable[[S, Choice], tuple[str, bool] | None] | None = (
+            optional_window)
         #: choice kinds the game asks once per point (assign 1 damage, then the next): a
         #: front end may take several points in one answer and give them one by one
-        self.point_choices: frozenset[str] = frozenset()
+        self.point_choices: frozenset[str] = frozenset(point_choices)
         #: ``view_fact(state, viewer, name) -> value``: one entry of ``view_extra``'s panel
         #: computed alone (equal to ``view_extra(state, viewer)[name]``; ``KeyError`` for a
         #: name the panel lacks), so that :class:`tcgcore.SeatReader` builds only the facts
         #: an agent asks for; ``None``: the reader computes the whole panel once
-        self.view_fact: Callable[[S, int | None, str], Any] | None = None
+        self.view_fact: Callable[[S, int | None, str], Any] | None = view_fact
         self.card_usage = card_usage
         self.handlers: dict[type[Step], Handler] = {}
         self._codecs: _Codecs[S] | None = None

@@ -14,7 +14,7 @@ This module sits just above :mod:`.queries` and :mod:`.state`; it holds no rules
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -105,13 +105,10 @@ NO_SCENARIO: Final = Scenario(code="", name="")
 
 class ArkhamSpec(tcgcore.GameSpec[ArkhamState]):
     """The arkham_card :class:`tcgcore.GameSpec` plus its table of :class:`Scenario` hooks,
-    built whole by one call (:func:`.plugin.build_spec`): the presentation attributes that
-    :class:`tcgcore.GameSpec` sets after construction are arguments here.
+    built whole by one call (:func:`.plugin.build_spec`).
 
     Args:
         scenarios: every scenario with rules of its own, keyed by its code.
-        title, zone_words, point_choices, card_tags, optional_window, view_fact: the
-            :class:`tcgcore.GameSpec` attributes of those names.
         fields: the :class:`tcgcore.GameSpec` keyword arguments.
 
     Raises:
@@ -119,20 +116,8 @@ class ArkhamSpec(tcgcore.GameSpec[ArkhamState]):
             scenario's code (and whatever :class:`tcgcore.GameSpec` raises).
     """
 
-    def __init__(self, *, scenarios: Mapping[str, Scenario], title: str,
-                 zone_words: Mapping[str, str], point_choices: Iterable[str],
-                 card_tags: Callable[[tcgcore.View, tcgcore.CardView], list[str] | None],
-                 optional_window: Callable[[ArkhamState, tcgcore.Choice],
-                                           tuple[str, bool] | None],
-                 view_fact: Callable[[ArkhamState, int | None, str], Any],
-                 **fields: Any) -> None:
+    def __init__(self, *, scenarios: Mapping[str, Scenario], **fields: Any) -> None:
         super().__init__(**fields)
-        self.title = title
-        self.zone_words = dict(zone_words)
-        self.point_choices = frozenset(point_choices)
-        self.card_tags = card_tags
-        self.optional_window = optional_window
-        self.view_fact = view_fact
         owner: dict[str, str] = {}
         for code, sc in scenarios.items():
             if code != sc.code:

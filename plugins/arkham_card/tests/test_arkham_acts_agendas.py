@@ -168,3 +168,26 @@ def test_A801_1_the_panel_shows_an_act_without_a_clue_threshold_as_needing_0() -
     for act, need in (("t_act_none", 0), ("t_act2", 0), ("t_act1", 4)):
         m = scenario(desc(inv(), inv("t_inv_seeker"), acts=[act]))
         assert view_extra(st(m), 0)["act"]["clues_needed"] == need
+
+
+def test_A801_4_round_end_objective_asks_with_more_clues_than_needed_not_with_fewer() -> None:
+    """Test Act: The Door needs 1 clue per investigator in Room B when the round ends: with 2
+    it asks to spend and advance, with 0 it does not ask (the exact 1 is tested above)."""
+    m = scenario(desc(inv(location="t_loc_b", clues=2), acts=["t_act_barrier"]))
+    answer(m, "end_turn")
+    assert kind(m) == "advance_act"
+    m0 = scenario(desc(inv(location="t_loc_b", clues=0), acts=["t_act_barrier"]))
+    answer(m0, "end_turn")
+    assert kind(m0) == "action" and st(m0).turn == 2
+
+
+def test_A418_4_every_investigator_over_hand_size_discards_in_turn() -> None:
+    """Two investigators each hold 10 cards after the upkeep draw: the first discards 2, then
+    the second is asked too, and both end with 8."""
+    m = scenario(desc(inv(hand=["t_guts"] * 9), inv("t_inv_seeker", hand=["t_guts"] * 9),
+                      phase="upkeep"))
+    assert kind(m) == "hand_size" and pending(m).player == 0
+    answer(m, *keys(m)[:2])
+    assert kind(m) == "hand_size" and pending(m).player == 1
+    answer(m, *keys(m)[:2])
+    assert [len(st(m).zones[f"hand.{s}"].cards) for s in (0, 1)] == [8, 8]

@@ -604,3 +604,34 @@ def test_A975_13_wendys_amulet_also_takes_events_played_when_failing() -> None:
     answer(m, f"play:{enemy(m, '01080')}")  # Lucky!: 3 - 2 + 2 vs 2
     assert st(m).inv[0].clues == 1
     assert codes_in(m, "deck.0")[-1] == "01080" and "01080" not in codes_in(m, "discard.0")
+
+
+def test_A978_6_mind_wipes_blank_is_taken_off_when_the_round_ends() -> None:
+    """Mind Wipe (01068) blanks the Ghoul at the start of the enemy phase; when the round ends
+    the blank counter comes off the card (the next round's state holds no trace of it)."""
+    m = scenario(desc(inv("01004", hand=["01068"], resources=3), phase="enemy",
+                      enemies=[{"code": "t_stalker", "engaged": 0},
+                               {"code": "t_ghoul", "location": "t_loc_a", "exhausted": True}]))
+    answer(m, "yes")
+    ghoul = enemy(m, "t_ghoul")
+    answer(m, f"enemy:{ghoul}")
+    assert "blank" in st(m).cards[ghoul].counters
+    while kind(m) != "action":
+        answer(m, "inv" if "inv" in keys(m) else "no")
+    assert st(m).turn == 2 and "blank" not in st(m).cards[ghoul].counters
+
+
+def test_A978_6_shuffle_enemy_back_without_a_trigger_card_takes_an_exhausted_enemy() -> None:
+    """A described event with ``shuffle_enemy_back`` and no target (the general path, not
+    Close Call's evaded enemy) takes the first exhausted non-Elite enemy at the location: a
+    ready aloof Shade first in the room stays, the exhausted Ghoul after it goes back."""
+    sweep = {"code": "x_sweep", "name": "Test Sweep", "type_code": "event", "cost": 0,
+             "effects": [{"op": "shuffle_enemy_back"}]}
+    m = scenario(desc(inv("t_inv_guard", hand=["x_sweep"]), cards=[sweep],
+                      enemies=[{"code": "t_shade", "location": "t_loc_a"},
+                               {"code": "t_ghoul", "location": "t_loc_a", "exhausted": True}]))
+    shade, ghoul = enemy(m, "t_shade"), enemy(m, "t_ghoul")
+    assert st(m).zones[f"at.{loc(m, 't_loc_a')}"].cards == [shade, ghoul]
+    play(m, "x_sweep")
+    assert st(m).cards[ghoul].zone == "encounter"
+    assert st(m).cards[shade].zone == f"at.{loc(m, 't_loc_a')}"

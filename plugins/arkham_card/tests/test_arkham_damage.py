@@ -194,3 +194,12 @@ def test_A707_1_lead_defeated_in_the_enemy_phase_then_the_rest_is_attacked() -> 
     assert st(m).lead == 2
     assert [e.player for e in events(m, "enemy_attacks")] == [0, 2]
     assert st(m).inv[2].damage == 1
+
+
+def test_A701_agnes_reaction_after_horror_is_not_offered_after_damage_only() -> None:
+    """Agnes Baker (01004) reacts after horror is placed on her: the Rat Swarm's attack (1
+    damage, no horror) offers no reaction; the Ghoul's (1 and 1) does."""
+    m = scenario(desc(inv("01004"), phase="enemy", enemies=[{"code": "t_rat", "engaged": 0}]))
+    assert kind(m) == "action" and st(m).inv[0].damage == 1 and st(m).inv[0].horror == 0
+    m2 = scenario(desc(inv("01004"), phase="enemy", enemies=[{"code": "t_ghoul", "engaged": 0}]))
+    assert kind(m2) == "use_trigger" and st(m2).inv[0].horror == 1

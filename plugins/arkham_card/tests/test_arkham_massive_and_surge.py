@@ -120,3 +120,21 @@ def test_A612_2_surge_from_a_card_that_is_not_resolving_draws_at_once() -> None:
     answer(m, f"fast:{enemy(m, 'x_bell')}:0")
     assert codes_in(m, "encounter") == ["t_omen"]
     assert "t_dread" in codes_in(m, "encounter_discard")
+
+
+def test_A612_2_a_card_that_could_gain_surge_but_did_not_draws_nothing_more() -> None:
+    """A described treachery that first gives a skill bonus for the phase (a limit the drawer
+    then holds) and then offers "Surge" or "Gain 1 resource": choosing the resource, it
+    gains no surge, so the next encounter card stays in the deck though a limit is held."""
+    card = {"code": "x_fork", "name": "Test Fork in the Road", "type_code": "treachery",
+            "revelation": [{"op": "skill_bonus", "skill": "willpower", "amount": 1},
+                           {"op": "choose", "codes": ["Surge", "Gain 1 resource"],
+                            "on_success": [{"op": "surge"}],
+                            "on_fail": [{"op": "gain_resources", "amount": 1}]}]}
+    m = scenario(desc(inv(resources=0), phase="mythos", round=2, cards=[card],
+                      encounter_deck=["x_fork", "t_voices"]))
+    assert kind(m) == "choose_effect" and st(m).inv[0].limits == {"skill:willpower:phase": 1}
+    answer(m, "b")
+    assert st(m).inv[0].resources == 1
+    assert codes_in(m, "encounter") == ["t_voices"] and codes_in(m, "threat.0") == []
+    assert codes_in(m, "encounter_discard") == ["x_fork"]

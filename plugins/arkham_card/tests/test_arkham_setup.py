@@ -235,3 +235,16 @@ def test_A101_the_game_takes_one_to_four_investigators() -> None:
     for n in (0, 5):
         with pytest.raises(tcgcore.OptionsError, match=r"players must be 1\.\.4"):
             tcgcore.new_match("arkham_card", seed=0, players=n)
+
+
+def test_A407_1_a_described_scenario_without_locations_offers_the_basic_actions() -> None:
+    """A description with no locations leaves the investigator at none (location -1): the
+    turn offers draw, resource and end turn (Burglary has no location to investigate), and no
+    location -1 is looked up for abilities: neither card -1 nor the cards "at" it."""
+    from tcgcore_arkham_card import scenario
+
+    m = scenario({"investigators": [{"code": "t_inv_guard", "deck": ["t_guts"] * 6,
+                                     "assets": ["01045"]}], "locations": []})
+    assert st(m).inv[0].location == -1
+    assert kind(m) == "action"
+    assert m.pending is not None and m.pending.keys == ["draw", "resource", "end_turn"]

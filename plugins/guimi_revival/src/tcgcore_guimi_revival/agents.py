@@ -69,6 +69,7 @@ class _Seen:
         self._beyonders: dict[int, list[int]] = {}
         self._stack_bonus: dict[int, tuple[int, int]] = {}
         self._static: dict[int, int] = {}
+        self._ready: dict[int, list[int]] = {}
 
     @cached_property
     def players(self) -> list[dict[str, Any]]:
@@ -228,17 +229,18 @@ class _Seen:
         return bool(self.players[p].get("mad"))
 
     def interceptors(self, p: int, target: int | None) -> list[int]:
-        """``p``'s characters that could intercept an attack on ``target``."""
-        if self.mad(p):
-            rb_ok = False
-        else:
-            rb_ok = True
-        out = [c for c in self.beyonders(p) if not self.tapped(c) and c != target
-               and not self.counters(c).get("mad")]  # 112.7
-        rb = self.rb(p)
-        if rb is not None and rb != target and rb_ok and not self.tapped(rb):
-            out.append(rb)
-        return out
+        """``p``'s characters that could intercept an attack on ``target``: its untapped
+        Beyonder cards that are not mad (112.7), then its RB when it is untapped and ``p``
+        is not mad; ``target`` itself left out."""
+        ready = self._ready.get(p)
+        if ready is None:
+            ready = [c for c in self.beyonders(p) if not self.tapped(c)
+                     and not self.counters(c).get("mad")]
+            rb = self.rb(p)
+            if rb is not None and not self.mad(p) and not self.tapped(rb):
+                ready.append(rb)
+            self._ready[p] = ready
+        return [c for c in ready if c != target]
 
 
 def _agility(s: _Seen, cid: int) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 import tcgcore
 
 from ..cards import CardDef, card_pool
+from ..panel import investigator_fact
 from .codes import LITA_CHANTLER
 
 __all__ = ["Tactics", "success_chance"]
@@ -86,9 +87,12 @@ class Tactics:
         or engages it first (A415) when the teammate is fragile; otherwise it walks
         toward a teammate in trouble up to two locations away. Returns an option key or
         ``None``."""
-        me, panel = ctx.me, ctx.panel
-        invs = panel.get("investigators") or []
-        if me is None or engaged or len(invs) < 2:
+        if engaged:
+            return None
+        panel = ctx.panel
+        invs = panel.get("investigators") or []  # read first: ``ctx.me`` is then its entry
+        me = ctx.me
+        if me is None or len(invs) < 2:
             return None
         mine = ctx.best_fight()
         here_targets: list[tuple[int, int]] = []
@@ -504,21 +508,45 @@ class Tactics:
 
 class _Panel:
     """The seat's panel (``view.panel``) read fact by fact through its reader: ``panel[name]``
-    and ``panel.get(name, default)`` as on the view's dict."""
+    and ``panel.get(name, default)`` as on the view's dict.
 
-    __slots__ = ("_reader",)
+    Given the match's state, the ``investigators`` fact is built entry by entry with the
+    game's own panel code for the reader's seat as viewer
+    (:func:`..panel.investigator_fact`, the same entries as the view's), each entry once:
+    :meth:`investigator` (the seat's own entry, what most decisions need) builds one."""
 
-    def __init__(self, reader: tcgcore.SeatReader) -> None:
+    __slots__ = ("_one", "_reader", "_state")
+
+    def __init__(self, reader: tcgcore.SeatReader, state: Any = None) -> None:
+        """``state``: the match's state now (``None``: every fact through the reader)."""
         self._reader = reader
+        self._state = state
+        self._one: dict[int, dict[str, Any] | None] = {}
 
     def __getitem__(self, name: str) -> Any:
-        got = self._reader.fact(name, _ABSENT)
+        got = self.get(name, _ABSENT)
         if got is _ABSENT:
             raise KeyError(name)
         return got
 
     def get(self, name: str, default: Any = None) -> Any:
+        if name == "investigators" and self._state is not None:
+            n = len(self._state.inv)
+            if not n:
+                return default  # the panel is empty before the investigators are chosen
+            return [self.investigator(s) for s in range(n)]
         return self._reader.fact(name, default)
+
+    def investigator(self, seat: int) -> dict[str, Any] | None:
+        """``(panel.get("investigators") or [])[seat]``, or ``None`` when there is no such
+        entry."""
+        if self._state is None:
+            invs = self.get("investigators") or []
+            return invs[seat] if seat < len(invs) else None
+        one = self._one
+        if seat not in one:
+            one[seat] = investigator_fact(self._state, self._reader.seat, seat)
+        return one[seat]
 
 
 _ABSENT: Any = object()
@@ -557,6 +585,10 @@ class _Ctx:
     @cached_property
     def me(self) -> dict[str, Any] | None:
         """This seat's investigator panel (``None`` before investigators are chosen)."""
+        one = getattr(self.panel, "investigator", None)
+        if one is not None:  # the agent's reader: only this seat's entry is built
+            mine: dict[str, Any] | None = one(self.seat)
+            return mine
         invs = self.panel.get("investigators") or []
         me: dict[str, Any] | None = invs[self.seat] if self.seat < len(invs) else None
         return me

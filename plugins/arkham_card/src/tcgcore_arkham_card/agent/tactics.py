@@ -89,20 +89,20 @@ class Tactics:
         ``None``."""
         if engaged:
             return None
-        panel = ctx.panel
-        invs = panel.get("investigators") or []  # read first: ``ctx.me`` is then its entry
-        me = ctx.me
-        if me is None or len(invs) < 2:
+        me, panel = ctx.me, ctx.panel
+        n = ctx.investigator_count()
+        if me is None or n < 2:
             return None
+        mate_of = ctx.investigator  # a teammate's entry, built only for one worth helping
         mine = ctx.best_fight()
         here_targets: list[tuple[int, int]] = []
         far: set[int] = set()
         for eid, info in panel["enemies"].items():
             seat = info["engaged"]
-            if seat < 0 or seat == ctx.seat or seat >= len(invs) or invs[seat].get("status"):
+            if seat < 0 or seat == ctx.seat or seat >= n or (mate := mate_of(seat)) is None \
+                    or mate.get("status"):
                 continue
             d = self._def(info["code"])
-            mate = invs[seat]
             if d is None or d.type_code != "enemy":
                 continue
             theirs = max([int(mate["skills"]["combat"])] + [
@@ -126,7 +126,8 @@ class Tactics:
         for _, eid in sorted(here_targets):
             info, d = panel["enemies"][str(eid)], ctx.card(eid)
             assert d is not None
-            mate = invs[info["engaged"]]
+            mate = mate_of(info["engaged"])
+            assert mate is not None
             p = success_chance(ctx.bag, mine, (d.enemy_fight or 0) + ctx.enemy_bonus)
             safe = "massive" in d.keywords or p >= 0.65 or \
                 mate["health"] - mate["damage"] > 2 + d.enemy_damage
@@ -537,6 +538,12 @@ class _Panel:
             return [self.investigator(s) for s in range(n)]
         return self._reader.fact(name, default)
 
+    def investigator_count(self) -> int:
+        """``len(panel.get("investigators") or [])``."""
+        if self._state is None:
+            return len(self.get("investigators") or [])
+        return len(self._state.inv)
+
     def investigator(self, seat: int) -> dict[str, Any] | None:
         """``(panel.get("investigators") or [])[seat]``, or ``None`` when there is no such
         entry."""
@@ -585,13 +592,25 @@ class _Ctx:
     @cached_property
     def me(self) -> dict[str, Any] | None:
         """This seat's investigator panel (``None`` before investigators are chosen)."""
+        return self.investigator(self.seat)
+
+    def investigator(self, seat: int) -> dict[str, Any] | None:
+        """Seat ``seat``'s entry of the panel's ``investigators`` (``None``: no such entry);
+        through the agent's reader only that entry is built."""
         one = getattr(self.panel, "investigator", None)
-        if one is not None:  # the agent's reader: only this seat's entry is built
-            mine: dict[str, Any] | None = one(self.seat)
-            return mine
+        if one is not None:
+            got: dict[str, Any] | None = one(seat)
+            return got
         invs = self.panel.get("investigators") or []
-        me: dict[str, Any] | None = invs[self.seat] if self.seat < len(invs) else None
-        return me
+        entry: dict[str, Any] | None = invs[seat] if 0 <= seat < len(invs) else None
+        return entry
+
+    def investigator_count(self) -> int:
+        """How many entries the panel's ``investigators`` has."""
+        count = getattr(self.panel, "investigator_count", None)
+        if count is not None:
+            return int(count())
+        return len(self.panel.get("investigators") or [])
 
     @cached_property
     def bag(self) -> dict[str, int]:

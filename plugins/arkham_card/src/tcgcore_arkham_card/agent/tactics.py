@@ -195,6 +195,8 @@ class Tactics:
         enemy it would hit (the one :meth:`_choose_enemy` picks) is finished by it and
         is worth it (engaged with us, carrying doom or worth victory points); one that
         does not discard its card is used on any such enemy."""
+        if not any(key.startswith("fast:") for key in opts):
+            return None  # nothing to use: the location is not read
         here = ctx.location((ctx.me or {}).get("location", -1))
         if here is None or not here["enemies"]:
             return None
@@ -705,11 +707,18 @@ class _Ctx:
         d = self.agent._def(code)
         return d is not None and any(ab.action == "resign" for ab in d.abilities)
 
-    def location(self, lid: int) -> dict[str, Any] | None:
+    @cached_property
+    def _locations(self) -> dict[int, dict[str, Any]]:
+        """The panel's locations by id (the first of an id), indexed once."""
+        by_id: dict[int, dict[str, Any]] = {}
         for loc in self.panel.get("locations", []):
-            if loc["id"] == lid:
-                return dict(loc)
-        return None
+            by_id.setdefault(loc["id"], loc)
+        return by_id
+
+    def location(self, lid: int) -> dict[str, Any] | None:
+        """A copy of the panel's entry of location ``lid`` (``None``: no such location)."""
+        loc = self._locations.get(lid)
+        return dict(loc) if loc is not None else None
 
     def skill(self, name: str) -> int:
         return int(self.me["skills"][name]) if self.me is not None else 0

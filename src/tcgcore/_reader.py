@@ -289,16 +289,38 @@ class SeatReader:
         zid = self._engine_zone(zone_id)
         zone = self._state.zones[zid] if zid is not None else None
         if zone is not None and not self._hidden(zone):
-            cards = self._state.cards
+            # the aliases as :meth:`_alias` makes them, inlined; a card listed here is one
+            # :meth:`_look_up` finds under its alias (when the card's zone is this zone), so
+            # the answer is remembered for :meth:`code`, :meth:`card` and :meth:`zone_of`
+            state = self._state
+            cards = state.cards
             seat = -1 if self._seat is None else self._seat
+            vi = self._vi()
+            width = state.num_players + 1
+            sight = state.sight
+            n_sight = len(sight)
+            seed = state.seed
+            table = alias_table(seed, vi)
+            known = self._known
+            found = self._found
             add = out.append
-            alias = self._alias
             for cid in zone.cards:
                 if cid == EMPTY_SLOT:
                     add(None)
                     continue
                 card = cards[cid]
-                add(alias(cid) if not card.face_down or seat == card.controller else None)
+                if card.face_down and seat != card.controller:
+                    add(None)
+                    continue
+                i = cid * width + vi
+                epoch = sight[i] if i < n_sight else 0
+                alias = table.get(cid << 16 | epoch)
+                if alias is None:
+                    alias = _alias(seed, vi, cid, epoch)
+                known[alias] = cid
+                if card.zone == zid and alias not in found:
+                    found[alias] = cid
+                add(alias)
         self._positions[zone_id] = out
         return out
 

@@ -37,7 +37,7 @@ from .queries import (
 )
 from .state import ArkhamState
 
-__all__ = ["view_extra", "view_fact"]
+__all__ = ["investigator_fact", "view_extra", "view_fact"]
 
 
 def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
@@ -62,6 +62,16 @@ def view_fact(state: ArkhamState, viewer: int | None, name: str) -> Any:
     if not state.inv:
         raise KeyError(name)
     return _FACTS[name](_Panel(state, viewer))
+
+
+def investigator_fact(state: ArkhamState, viewer: int | None, seat: int) -> dict[str, Any] | None:
+    """Seat ``seat``'s entry of the panel's ``investigators`` fact for ``viewer``
+    (``view_fact(state, viewer, "investigators")[seat]``), computed alone; ``None`` before
+    the investigators are chosen or for a seat the match does not have. An agent that
+    needs its own investigator reads this instead of every seat's entry."""
+    if not 0 <= seat < len(state.inv):
+        return None
+    return _Panel(state, viewer).investigator(seat)
 
 
 class _Panel:
@@ -91,37 +101,39 @@ class _Panel:
         return got
 
     def investigators(self) -> list[dict[str, Any]]:
+        return [self.investigator(s) for s in range(len(self.state.inv))]
+
+    def investigator(self, s: int) -> dict[str, Any]:
+        """Seat ``s``'s entry of the ``investigators`` fact."""
         state, a, df = self.state, self.a, self.df
         cards, zones = state.cards, state.zones
-        invs = []
-        for s, inv in enumerate(state.inv):
-            d = cdef(state, inv.code)
-            play = zones[f"play.{s}"].cards
-            assets = []
-            for c in play:
-                if c != inv.card:
-                    card = cards[c]
-                    entry: dict[str, Any] = {"id": a(c), "code": card.code}
-                    entry.update(card.counters)
-                    if card.exhausted:
-                        entry["exhausted"] = True
-                    assets.append(entry)
-            invs.append({
-                "seat": s, "code": inv.code, "name": d.name, "location": a(inv.location),
-                "resources": inv.resources, "clues": inv.clues, "damage": inv.damage,
-                "horror": inv.horror, "health": inv_health(state, s),
-                "sanity": inv_sanity(state, s),
-                "actions": inv.actions, "acted": inv.acted, "status": inv.status,
-                "skills": {k: skill_value(state, s, k)
-                           for k in ("willpower", "intellect", "combat", "agility")},
-                "investigate_bonus": sum(df(c).bonus.get("investigate:intellect", 0)
-                                         for c in play),
-                "hand": len(zones[f"hand.{s}"].cards),
-                "deck": len(zones[f"deck.{s}"].cards),
-                "threat": [cards[c].code for c in zones[f"threat.{s}"].cards],
-                "assets": assets,
-            })
-        return invs
+        inv = state.inv[s]
+        d = cdef(state, inv.code)
+        play = zones[f"play.{s}"].cards
+        assets = []
+        for c in play:
+            if c != inv.card:
+                card = cards[c]
+                entry: dict[str, Any] = {"id": a(c), "code": card.code}
+                entry.update(card.counters)
+                if card.exhausted:
+                    entry["exhausted"] = True
+                assets.append(entry)
+        return {
+            "seat": s, "code": inv.code, "name": d.name, "location": a(inv.location),
+            "resources": inv.resources, "clues": inv.clues, "damage": inv.damage,
+            "horror": inv.horror, "health": inv_health(state, s),
+            "sanity": inv_sanity(state, s),
+            "actions": inv.actions, "acted": inv.acted, "status": inv.status,
+            "skills": {k: skill_value(state, s, k)
+                       for k in ("willpower", "intellect", "combat", "agility")},
+            "investigate_bonus": sum(df(c).bonus.get("investigate:intellect", 0)
+                                     for c in play),
+            "hand": len(zones[f"hand.{s}"].cards),
+            "deck": len(zones[f"deck.{s}"].cards),
+            "threat": [cards[c].code for c in zones[f"threat.{s}"].cards],
+            "assets": assets,
+        }
 
     def locations(self) -> list[dict[str, Any]]:
         state, a, df = self.state, self.a, self.df

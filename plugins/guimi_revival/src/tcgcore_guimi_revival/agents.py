@@ -45,7 +45,14 @@ def make_heuristic(seed: int) -> tcgcore.Agent:
 
 class _Seen:
     """What one decision may use: the seat's reader (:class:`tcgcore.SeatReader`), asked
-    lazily, with each card's definition looked up once."""
+    lazily, each answer kept for the rest of the decision.
+
+    Each visible card's definition is looked up once, each zone is read once, and the
+    per-seat sums that every strength and agility needs (the digested characteristics of a
+    seat's stack, the static strength of its continuous events) are added up once, so a
+    late decision does not walk the same piles again for every card it weighs. The lists
+    handed out are the memo itself: callers do not change them.
+    """
 
     def __init__(self, match: Match[Any], seat: int) -> None:
         self.reader = SeatReader(match, seat)
@@ -54,8 +61,15 @@ class _Seen:
         pool_name: str = getattr(match.state, "pool", "builtin")  # a public match option
         self.defs: dict[str, CardDef] = get_pool(pool_name).cards
         #: each identified card's definition, looked up once (``d`` runs very often)
-        self._defs: dict[int | None, CardDef | None] = {}
+        self._defs: dict[int | None, CardDef | None] = {None: None}
         self._strength: dict[int, int] = {}
+        self._ids: dict[str, list[int]] = {}
+        self._slots: dict[int, list[int | None]] = {}
+        self._cards: dict[int, Any] = {}
+        self._beyonders: dict[int, list[int]] = {}
+        self._stack_bonus: dict[int, tuple[int, int]] = {}
+        self._static: dict[int, int] = {}
+        self._ready: dict[int, list[int]] = {}
 
     @cached_property
     def players(self) -> list[dict[str, Any]]:
@@ -78,14 +92,24 @@ class _Seen:
         got = self.reader.zone_of(cid) if cid is not None else None
         return got if got is not None else ""
 
+    def _card(self, cid: int | None) -> Any:
+        """The seat's :class:`tcgcore.CardView` of a card (``None``: not identified)."""
+        if cid is None:
+            return None
+        cards = self._cards
+        got = cards.get(cid, cards)
+        if got is cards:
+            got = cards[cid] = self.reader.card(cid)
+        return got
+
     def tapped(self, cid: int | None) -> bool:
         """Whether a card the seat identifies is tapped."""
-        cv = self.reader.card(cid) if cid is not None else None
-        return cv is not None and cv.exhausted
+        cv = self._card(cid)
+        return cv is not None and bool(cv.exhausted)
 
     def counters(self, cid: int | None) -> dict[str, int]:
         """A card's counters as the seat sees them (``{}`` for a card it does not identify)."""
-        cv = self.reader.card(cid) if cid is not None else None
+        cv = self._card(cid)
         return cv.counters if cv is not None else {}
 
     def zone_size(self, zone: str) -> int:
@@ -93,21 +117,30 @@ class _Seen:
         return len(self.reader.positions(zone))
 
     def d(self, cid: int | None) -> CardDef | None:
+        """The definition of a card the seat identifies (``None`` otherwise)."""
         defs = self._defs
-        if cid in defs:
-            return defs[cid]
-        code = self.code(cid)
-        got = defs[cid] = self.defs.get(code) if code is not None else None
-        return got
+        got = defs.get(cid, defs)
+        if got is defs:
+            code = self.reader.code(cid) if cid is not None else None
+            got = defs[cid] = self.defs.get(code) if code is not None else None
+        return got  # type: ignore[return-value]
 
     def seq(self, p: int) -> int:
         return int(self.players[p].get("sequence", 9))
 
     def ids(self, zone: str) -> list[int]:
-        return self.reader.ids(zone)
+        """The ids of the cards the seat identifies in ``zone``, top first (read once)."""
+        got = self._ids.get(zone)
+        if got is None:
+            got = self._ids[zone] = self.reader.ids(zone)
+        return got
 
     def slots(self, p: int) -> list[int | None]:
-        return self.reader.positions(f"units.{p}")
+        """``p``'s unit slots as the seat sees them (read once)."""
+        got = self._slots.get(p)
+        if got is None:
+            got = self._slots[p] = self.reader.positions(f"units.{p}")
+        return got
 
     def rb(self, p: int) -> int | None:
         ids = self.ids(f"revival.{p}")
@@ -120,6 +153,36 @@ class _Seen:
                 if d is not None and d.card_type == "revival_beyonder":
                     return d.pathway
         return None
+
+    def stack_bonus(self, p: int) -> tuple[int, int]:
+        """The (strength, agility) that the digested characteristics of ``p``'s stack (its
+        face-up cards) add to ``p``'s RB, added up once."""
+        got = self._stack_bonus.get(p)
+        if got is None:
+            strength = agility = 0
+            for sc in self.ids(f"stack.{p}"):
+                sd = self.d(sc)
+                if sd is not None and sd.characteristic is not None:
+                    strength += sd.characteristic.strength
+                    agility += sd.characteristic.agility
+            got = self._stack_bonus[p] = (strength, agility)
+        return got
+
+    def static_strength(self, p: int) -> int:
+        """The strength ``p``'s continuous events in the Spirit World add to each of
+        ``p``'s characters (their ``static_strength`` effects), added up once."""
+        got = self._static.get(p)
+        if got is None:
+            got = 0
+            for sw in self.ids(f"spirit.{p}"):
+                sd = self.d(sw)
+                if sd is not None and sd.event_kind == "continuous":
+                    for ab in sd.abilities:
+                        for e in ab.effects:
+                            if e.op == "static_strength":
+                                got += e.amount
+            self._static[p] = got
+        return got
 
     def strength(self, cid: int) -> int:
         """Strength as far as this seat can see it (printed, digested characteristics,
@@ -137,28 +200,23 @@ class _Seen:
         p = int(zone.rsplit(".", 1)[1]) if "." in zone else self.seat
         value = d.strength
         if d.card_type == "revival_beyonder":
-            for sc in self.ids(f"stack.{p}"):
-                sd = self.d(sc)
-                if sd is not None and sd.characteristic is not None:
-                    value += sd.characteristic.strength
+            value += self.stack_bonus(p)[0]
         ctr = self.counters(cid)
         value += ctr.get("bp_str", 0) - ctr.get("bp_weak", 0)
-        for sw in self.ids(f"spirit.{p}"):
-            sd = self.d(sw)
-            if sd is not None and sd.event_kind == "continuous":
-                for ab in sd.abilities:
-                    for e in ab.effects:
-                        if e.op == "static_strength":
-                            value += e.amount
+        value += self.static_strength(p)
         return max(0, value)
 
     def beyonders(self, p: int) -> list[int]:
-        out = []
-        for cid in self.slots(p):
-            d = self.d(cid)
-            if cid is not None and d is not None and d.is_beyonder:
-                out.append(cid)
-        return out
+        """``p``'s Beyonder cards in its unit slots, as the seat sees them (found once)."""
+        got = self._beyonders.get(p)
+        if got is None:
+            got = []
+            for cid in self.slots(p):
+                d = self.d(cid)
+                if cid is not None and d is not None and d.is_beyonder:
+                    got.append(cid)
+            self._beyonders[p] = got
+        return got
 
     def late(self) -> bool:
         """Whether the deck race (133.1) is close: this seat's main deck is not clearly the
@@ -171,17 +229,18 @@ class _Seen:
         return bool(self.players[p].get("mad"))
 
     def interceptors(self, p: int, target: int | None) -> list[int]:
-        """``p``'s characters that could intercept an attack on ``target``."""
-        if self.mad(p):
-            rb_ok = False
-        else:
-            rb_ok = True
-        out = [c for c in self.beyonders(p) if not self.tapped(c) and c != target
-               and not self.counters(c).get("mad")]  # 112.7
-        rb = self.rb(p)
-        if rb is not None and rb != target and rb_ok and not self.tapped(rb):
-            out.append(rb)
-        return out
+        """``p``'s characters that could intercept an attack on ``target``: its untapped
+        Beyonder cards that are not mad (112.7), then its RB when it is untapped and ``p``
+        is not mad; ``target`` itself left out."""
+        ready = self._ready.get(p)
+        if ready is None:
+            ready = [c for c in self.beyonders(p) if not self.tapped(c)
+                     and not self.counters(c).get("mad")]
+            rb = self.rb(p)
+            if rb is not None and not self.mad(p) and not self.tapped(rb):
+                ready.append(rb)
+            self._ready[p] = ready
+        return [c for c in ready if c != target]
 
 
 def _agility(s: _Seen, cid: int) -> int:
@@ -194,10 +253,7 @@ def _agility(s: _Seen, cid: int) -> int:
     if d.card_type == "revival_beyonder":
         zone = s.where(cid)
         p = int(zone.rsplit(".", 1)[1]) if "." in zone else s.seat
-        for sc in s.ids(f"stack.{p}"):
-            sd = s.d(sc)
-            if sd is not None and sd.characteristic is not None:
-                value += sd.characteristic.agility
+        value += s.stack_bonus(p)[1]
     return value
 
 

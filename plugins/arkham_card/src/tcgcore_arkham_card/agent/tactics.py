@@ -15,6 +15,7 @@ from typing import Any
 import tcgcore
 
 from ..cards import CardDef, card_pool
+from ..panel import investigator_fact
 from .codes import LITA_CHANTLER
 
 __all__ = ["Tactics", "success_chance"]
@@ -86,19 +87,22 @@ class Tactics:
         or engages it first (A415) when the teammate is fragile; otherwise it walks
         toward a teammate in trouble up to two locations away. Returns an option key or
         ``None``."""
-        me, panel = ctx.me, ctx.panel
-        invs = panel.get("investigators") or []
-        if me is None or engaged or len(invs) < 2:
+        if engaged:
             return None
+        me, panel = ctx.me, ctx.panel
+        n = ctx.investigator_count()
+        if me is None or n < 2:
+            return None
+        mate_of = ctx.investigator  # a teammate's entry, built only for one worth helping
         mine = ctx.best_fight()
         here_targets: list[tuple[int, int]] = []
         far: set[int] = set()
         for eid, info in panel["enemies"].items():
             seat = info["engaged"]
-            if seat < 0 or seat == ctx.seat or seat >= len(invs) or invs[seat].get("status"):
+            if seat < 0 or seat == ctx.seat or seat >= n or (mate := mate_of(seat)) is None \
+                    or mate.get("status"):
                 continue
             d = self._def(info["code"])
-            mate = invs[seat]
             if d is None or d.type_code != "enemy":
                 continue
             theirs = max([int(mate["skills"]["combat"])] + [
@@ -122,7 +126,8 @@ class Tactics:
         for _, eid in sorted(here_targets):
             info, d = panel["enemies"][str(eid)], ctx.card(eid)
             assert d is not None
-            mate = invs[info["engaged"]]
+            mate = mate_of(info["engaged"])
+            assert mate is not None
             p = success_chance(ctx.bag, mine, (d.enemy_fight or 0) + ctx.enemy_bonus)
             safe = "massive" in d.keywords or p >= 0.65 or \
                 mate["health"] - mate["damage"] > 2 + d.enemy_damage
@@ -190,6 +195,8 @@ class Tactics:
         enemy it would hit (the one :meth:`_choose_enemy` picks) is finished by it and
         is worth it (engaged with us, carrying doom or worth victory points); one that
         does not discard its card is used on any such enemy."""
+        if not any(key.startswith("fast:") for key in opts):
+            return None  # nothing to use: the location is not read
         here = ctx.location((ctx.me or {}).get("location", -1))
         if here is None or not here["enemies"]:
             return None
@@ -504,21 +511,51 @@ class Tactics:
 
 class _Panel:
     """The seat's panel (``view.panel``) read fact by fact through its reader: ``panel[name]``
-    and ``panel.get(name, default)`` as on the view's dict."""
+    and ``panel.get(name, default)`` as on the view's dict.
 
-    __slots__ = ("_reader",)
+    Given the match's state, the ``investigators`` fact is built entry by entry with the
+    game's own panel code for the reader's seat as viewer
+    (:func:`..panel.investigator_fact`, the same entries as the view's), each entry once:
+    :meth:`investigator` (the seat's own entry, what most decisions need) builds one."""
 
-    def __init__(self, reader: tcgcore.SeatReader) -> None:
+    __slots__ = ("_one", "_reader", "_state")
+
+    def __init__(self, reader: tcgcore.SeatReader, state: Any = None) -> None:
+        """``state``: the match's state now (``None``: every fact through the reader)."""
         self._reader = reader
+        self._state = state
+        self._one: dict[int, dict[str, Any] | None] = {}
 
     def __getitem__(self, name: str) -> Any:
-        got = self._reader.fact(name, _ABSENT)
+        got = self.get(name, _ABSENT)
         if got is _ABSENT:
             raise KeyError(name)
         return got
 
     def get(self, name: str, default: Any = None) -> Any:
+        if name == "investigators" and self._state is not None:
+            n = len(self._state.inv)
+            if not n:
+                return default  # the panel is empty before the investigators are chosen
+            return [self.investigator(s) for s in range(n)]
         return self._reader.fact(name, default)
+
+    def investigator_count(self) -> int:
+        """``len(panel.get("investigators") or [])``."""
+        if self._state is None:
+            return len(self.get("investigators") or [])
+        return len(self._state.inv)
+
+    def investigator(self, seat: int) -> dict[str, Any] | None:
+        """``(panel.get("investigators") or [])[seat]``, or ``None`` when there is no such
+        entry."""
+        if self._state is None:
+            invs = self.get("investigators") or []
+            return invs[seat] if seat < len(invs) else None
+        one = self._one
+        if seat not in one:
+            one[seat] = investigator_fact(self._state, self._reader.seat, seat)
+        return one[seat]
 
 
 _ABSENT: Any = object()
@@ -557,9 +594,25 @@ class _Ctx:
     @cached_property
     def me(self) -> dict[str, Any] | None:
         """This seat's investigator panel (``None`` before investigators are chosen)."""
+        return self.investigator(self.seat)
+
+    def investigator(self, seat: int) -> dict[str, Any] | None:
+        """Seat ``seat``'s entry of the panel's ``investigators`` (``None``: no such entry);
+        through the agent's reader only that entry is built."""
+        one = getattr(self.panel, "investigator", None)
+        if one is not None:
+            got: dict[str, Any] | None = one(seat)
+            return got
         invs = self.panel.get("investigators") or []
-        me: dict[str, Any] | None = invs[self.seat] if self.seat < len(invs) else None
-        return me
+        entry: dict[str, Any] | None = invs[seat] if 0 <= seat < len(invs) else None
+        return entry
+
+    def investigator_count(self) -> int:
+        """How many entries the panel's ``investigators`` has."""
+        count = getattr(self.panel, "investigator_count", None)
+        if count is not None:
+            return int(count())
+        return len(self.panel.get("investigators") or [])
 
     @cached_property
     def bag(self) -> dict[str, int]:
@@ -654,11 +707,18 @@ class _Ctx:
         d = self.agent._def(code)
         return d is not None and any(ab.action == "resign" for ab in d.abilities)
 
-    def location(self, lid: int) -> dict[str, Any] | None:
+    @cached_property
+    def _locations(self) -> dict[int, dict[str, Any]]:
+        """The panel's locations by id (the first of an id), indexed once."""
+        by_id: dict[int, dict[str, Any]] = {}
         for loc in self.panel.get("locations", []):
-            if loc["id"] == lid:
-                return dict(loc)
-        return None
+            by_id.setdefault(loc["id"], loc)
+        return by_id
+
+    def location(self, lid: int) -> dict[str, Any] | None:
+        """A copy of the panel's entry of location ``lid`` (``None``: no such location)."""
+        loc = self._locations.get(lid)
+        return dict(loc) if loc is not None else None
 
     def skill(self, name: str) -> int:
         return int(self.me["skills"][name]) if self.me is not None else 0

@@ -361,27 +361,6 @@ def _owns_play_when(state: ArkhamState, when: str) -> bool:
     return False
 
 
-def _may_play_when(state: ArkhamState, seat: int, when: str) -> bool:
-    """False when no card :func:`playable_hand` could hold has ``play_when`` ``when``:
-    none in the seat's hand, and the top of its discard pile (Wendy's Amulet) is not
-    one; True otherwise (then the caller looks card by card). Codes only, no lookups."""
-    if state.extra_defs:
-        return True
-    codes = _PLAY_WHEN.get(when)
-    if codes is None:
-        codes = _play_when_codes(when)
-    if not codes:
-        return False
-    cards = state.cards
-    pile = state.zones[Z_DISCARD[seat]].cards
-    if pile and cards[pile[-1]].code in codes:
-        return True
-    for c in state.zones[Z_HAND[seat]].cards:
-        if cards[c].code in codes:
-            return True
-    return False
-
-
 def response_cards(state: ArkhamState, seat: int, when: str) -> list[int]:
     """The cards the seat could play now from hand (or from the top of its discard pile,
     Wendy's Amulet) whose ``play_when`` is ``when`` and that it can afford."""

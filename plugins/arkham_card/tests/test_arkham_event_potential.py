@@ -7,6 +7,10 @@ from __future__ import annotations
 from tcgcore_arkham_card import scenario
 from tcgcore_arkham_card.testkit import desc, enemy, investigator, keys, loc, st
 
+#: An event whose only effect is a skill test bonus, with no "during a skill test" timing.
+_PEP_TALK = {"code": "x_pep", "name": "Pep Talk", "type_code": "event", "cost": 0,
+             "effects": [{"op": "test_bonus", "amount": 2}]}
+
 DECK = ["01089"] * 6
 
 
@@ -28,3 +32,13 @@ def test_A904_2_working_a_hunch_is_playable_at_a_location_with_a_clue_other_than
 def test_A904_2_working_a_hunch_is_not_playable_at_a_location_without_clues() -> None:
     """No clue in Room B: discovering one could change nothing, so it is not offered."""
     assert not _hunch_offered(0)
+
+
+def test_A904_2_an_event_giving_only_a_skill_test_bonus_is_not_playable_outside_a_test() -> None:
+    """Pep Talk (+2 to a skill test, nothing else) in hand on the investigator's turn, with
+    no test under way: the bonus could change nothing, so it is not offered."""
+    m = scenario(desc(investigator("01002", DECK, hand=["x_pep"]), cards=[_PEP_TALK]))
+    assert st(m).test is None
+    pep = enemy(m, "x_pep")
+    assert not any(k.endswith(f":{pep}") and k.split(":")[0] in ("play", "fastplay")
+                   for k in keys(m))

@@ -38,3 +38,15 @@ def test_A975_13_a_fourth_tome_beyond_the_bag_makes_the_tomes_discardable_too() 
     (1 + 2 > 2), so every hand asset in play is offered, Tomes included."""
     assert _discard_choice(["01008", "01087", "01031", "01031", "01035"], "01035") == \
         ["01031", "01031", "01035", "01087"]
+
+
+def test_A975_13_a_second_flashlight_fits_beside_a_tome_in_the_bag() -> None:
+    """A Flashlight and a Tome in play, a second Flashlight played: the Tome takes a bag
+    slot, the two Flashlights the two normal hand slots (2, not over 2), so nothing is
+    discarded and both Flashlights are in play."""
+    m: Any = scenario(desc(investigator("01002", DECK, assets=["01008", "01087", "01035"],
+                                        hand=["01087"], resources=10)))
+    play(m, "01087")
+    assert kind(m) != "slot_discard"
+    in_play = [st(m).cards[c].code for c in st(m).zones["play.0"].cards]
+    assert sorted(in_play) == ["01002", "01008", "01035", "01087", "01087"]

@@ -1,0 +1,64 @@
+"""Card effects at their edges: Beat Cop (2) (01028) leaves play on the damage that equals
+its health (A703.1, A975.8), and a forced choice shows each option's own words (A992.3,
+people see words)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgcore_arkham_card import scenario
+from tcgcore_arkham_card.testkit import activate_card as activate
+from tcgcore_arkham_card.testkit import (
+    answer,
+    codes_in,
+    desc,
+    enemy,
+    investigator,
+    kind,
+    loc,
+    pending,
+    st,
+)
+
+DECK = ["01089"] * 6
+
+
+def _beat_cop(damage: int) -> Any:
+    """Roland Banks (01001) with Beat Cop (2) carrying ``damage`` uses its fast ability on
+    the engaged Ghoul Priest (01116)."""
+    m = scenario(desc(investigator("01001", DECK, assets=[{"code": "01028", "damage": damage}]),
+                      enemies=[{"code": "01116", "engaged": 0}]))
+    activate(m, "01028")
+    return m
+
+
+def test_A975_8_beat_cop_2_is_discarded_when_its_damage_reaches_its_health_of_3() -> None:
+    """2 damage on it, 1 more for the ability: 3 = its health, so it is discarded."""
+    m = _beat_cop(2)
+    assert "01028" in codes_in(m, "discard.0") and "01028" not in codes_in(m, "play.0")
+
+
+def test_A975_8_beat_cop_2_stays_in_play_below_its_health() -> None:
+    """1 damage on it, 1 more: 2 of 3, so it stays in play with 2 damage."""
+    m = _beat_cop(1)
+    cop = enemy(m, "01028")
+    assert st(m).cards[cop].zone == "play.0" and st(m).cards[cop].counters["damage"] == 2
+
+
+def test_A992_3_a_forced_choice_labels_each_option_with_its_own_words() -> None:
+    """Roadside Shrine's forced choice, when moving away: option a reads "Leave an
+    offering", option b "Walk on"."""
+    shrine = {"code": "x_shrine", "name": "Roadside Shrine", "type_code": "location",
+              "shroud": 1, "clues": 0, "symbol": "a", "connections": ["b"],
+              "forced": {"before_leave": [{"op": "choose",
+                                           "codes": ["Leave an offering", "Walk on"],
+                                           "on_success": [{"op": "doom_self", "amount": 1}],
+                                           "on_fail": []}]}}
+    m = scenario({"investigators": [investigator("t_inv_guard", DECK, location="x_shrine")],
+                  "locations": [{"code": "x_shrine"}, {"code": "t_loc_b"}],
+                  "cards": [shrine]})
+    answer(m, f"move:{loc(m, 't_loc_b')}")
+    assert kind(m) == "choose_effect"
+    assert [(o.key, o.label) for o in pending(m).options] == \
+        [("a", "Leave an offering"), ("b", "Walk on")]
+

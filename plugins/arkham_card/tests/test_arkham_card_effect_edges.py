@@ -1,6 +1,7 @@
 """Card effects at their edges: Beat Cop (2) (01028) leaves play on the damage that equals
-its health (A703.1, A975.8), and a forced choice shows each option's own words (A992.3,
-people see words)."""
+its health (A703.1, A975.8), a forced choice shows each option's own words (A992.3,
+people see words), and The Necronomicon (01009) is discarded when its last horror moves,
+not before (A974.2)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,25 @@ def test_A992_3_a_forced_choice_labels_each_option_with_its_own_words() -> None:
     assert [(o.key, o.label) for o in pending(m).options] == \
         [("a", "Leave an offering"), ("b", "Walk on")]
 
+
+
+def _necronomicon(horror: int) -> Any:
+    """Daisy Walker (01002) with The Necronomicon (01009) carrying ``horror`` in her threat
+    area takes its action: 1 horror moves from it onto her."""
+    m = scenario(desc(investigator("01002", DECK, threat=[{"code": "01009", "horror": horror}])))
+    activate(m, "01009")
+    return m
+
+
+def test_A974_2_the_necronomicon_is_discarded_when_its_last_horror_moves() -> None:
+    """1 horror on it: it moves to Daisy, none remain, so it is discarded."""
+    m = _necronomicon(1)
+    assert "01009" in codes_in(m, "discard.0") and st(m).inv[0].horror == 1
+
+
+def test_A974_2_the_necronomicon_stays_while_one_horror_remains() -> None:
+    """2 horror on it: 1 moves to Daisy, 1 remains, so it stays in her threat area."""
+    m = _necronomicon(2)
+    book = enemy(m, "01009")
+    assert st(m).cards[book].zone == "threat.0" and st(m).cards[book].counters["horror"] == 1
+    assert st(m).inv[0].horror == 1

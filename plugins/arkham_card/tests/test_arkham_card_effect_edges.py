@@ -1,7 +1,7 @@
 """Card effects at their edges: Beat Cop (2) (01028) leaves play on the damage that equals
 its health (A703.1, A975.8), a forced choice shows each option's own words (A992.3,
 people see words), and The Necronomicon (01009) is discarded when its last horror moves,
-not before (A974.2)."""
+not before (A974.2); an op naming the first location, card 0, reaches it (A109.2)."""
 
 from __future__ import annotations
 
@@ -85,3 +85,16 @@ def test_A974_2_the_necronomicon_stays_while_one_horror_remains() -> None:
     book = enemy(m, "01009")
     assert st(m).cards[book].zone == "threat.0" and st(m).cards[book].counters["horror"] == 1
     assert st(m).inv[0].horror == 1
+
+
+def test_A109_2_reveal_location_reveals_the_first_location_card_0() -> None:
+    """A revelation with ``reveal_location`` (the op of act 2 of The Gathering, 01109)
+    naming Room A, the first location (card 0) and unrevealed: it is revealed."""
+    call = {"code": "x_call", "name": "Strange Call", "type_code": "treachery",
+            "revelation": [{"op": "reveal_location", "code": "t_loc_a"}]}
+    m = scenario(desc(investigator("t_inv_guard", DECK, location="t_loc_b"), phase="mythos",
+                      round=2, encounter_deck=["x_call", "t_omen"], cards=[call],
+                      locations=[{"code": "t_loc_a", "revealed": False}, {"code": "t_loc_b"}]))
+    room_a = loc(m, "t_loc_a")
+    assert room_a == 0
+    assert st(m).cards[room_a].counters.get("revealed")

@@ -1,13 +1,14 @@
 """Scenario tests of what an investigator may activate in :mod:`tcgcore_arkham_card.abilities`:
 a uses cost at exactly the uses left, Aloof with scenario-described cards and when engaged
-with the first seat, an ability judged by its first effect."""
+with the first seat, an ability judged by its first effect, an enemy blanked by Mind Wipe
+next to one that is not."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.testkit import desc, enemy, investigator, keys
+from tcgcore_arkham_card.testkit import answer, desc, enemy, investigator, keys, kind, loc, st
 
 DECK = ["t_guts"] * 6
 
@@ -66,3 +67,26 @@ def test_A978_9_a_return_to_hand_ability_is_judged_by_its_first_effect() -> None
         m = scenario(desc(inv(assets=["x_glass"]), cards=[glass],
                           locations=[{"code": "t_loc_a", "clues": clues}]))
         assert (f"fast:{enemy(m, 'x_glass')}:0" in keys(m)) is offered
+
+
+def test_A978_6_mind_wipe_01068_blanks_one_enemy_and_the_next_keeps_its_ability() -> None:
+    """Mind Wipe (01068) played as the investigation phase begins blanks the first of two
+    Talkers at the location (A978.6): its parley ability is no longer offered, while the
+    second Talker, listed after it at the same location, still offers its own."""
+    talker = {"code": "x_talker", "name": "Talker", "type_code": "enemy", "enemy_fight": 1,
+              "health": 1, "enemy_evade": 1,
+              "abilities": [{"kind": "action", "action": "parley",
+                             "effects": [{"op": "gain_resources", "amount": 1}]}]}
+    m = scenario(desc(inv("01004", hand=["01068"], resources=3), phase="investigation",
+                      cards=[talker],
+                      enemies=[{"code": "x_talker", "location": "t_loc_a", "exhausted": True},
+                               {"code": "x_talker", "location": "t_loc_a", "exhausted": True}]))
+    first, second = enemy(m, "x_talker", 0), enemy(m, "x_talker", 1)
+    assert st(m).zones[f"at.{loc(m, 't_loc_a')}"].cards == [first, second]
+    answer(m, "yes")
+    assert kind(m) == "choose_enemy"
+    answer(m, f"enemy:{first}")
+    assert "blank" in st(m).cards[first].counters
+    assert kind(m) == "action" and st(m).phase == "investigation"
+    assert f"activate:{first}:0" not in keys(m)
+    assert f"activate:{second}:0" in keys(m)

@@ -1,14 +1,27 @@
 """Scenario tests of the round structure and trigger collection in
 :mod:`tcgcore_arkham_card.rules`: doom removed from the first card when the agenda
 advances, a spawn by trait, Ward of Protection's window for the second seat and only for
-a treachery."""
+a treachery, a response card that can no longer be played when its window resolves."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tcgcore_arkham_card import scenario
-from tcgcore_arkham_card.testkit import codes_in, desc, enemy, investigator, kind, loc, st, where, who
+from tcgcore_arkham_card.testkit import (
+    answer,
+    codes_in,
+    commit_none,
+    desc,
+    enemy,
+    investigator,
+    kind,
+    loc,
+    pending,
+    st,
+    where,
+    who,
+)
 
 DECK = ["t_guts"] * 6
 
@@ -52,3 +65,26 @@ def test_A975_10_ward_of_protection_opens_for_the_second_seat_and_only_for_a_tre
                        encounter_deck=["t_ghoul"]))
     assert kind(m2) != "use_trigger"
     assert codes_in(m2, "hand.0") == ["01065"]
+
+
+def test_A913_1_evidence_01022_is_not_played_once_unaffordable_or_out_of_hand() -> None:
+    """Evidence! (01022, cost 1, "after you defeat an enemy"): its window opens when the Goat
+    is defeated with 1 resource left, but the Goat's forced "when defeated" ability (A902.1:
+    forced first) then takes that resource, or discards the card from hand. Answering yes
+    to the window afterwards plays nothing: the card stays where it is, the resources
+    stay as they are and no clue is discovered."""
+    for forced, resources, zone in (({"op": "lose_resources", "amount": 1}, 0, "hand.0"),
+                                    ({"op": "discard_random", "amount": 1}, 1, "discard.0")):
+        goat = {"code": "x_goat", "name": "Goat", "type_code": "enemy", "enemy_fight": 1,
+                "health": 1, "enemy_evade": 1, "forced": {"defeated_here": [forced]}}
+        m = scenario(desc(inv(hand=["01022"], resources=1), cards=[goat], tokens=["0"],
+                          enemies=[{"code": "x_goat", "engaged": 0}]))
+        answer(m, f"fight:{enemy(m, 'x_goat')}")
+        commit_none(m)
+        assert kind(m) == "order_triggers"
+        assert (st(m).inv[0].resources, codes_in(m, zone)) == (resources, ["01022"])
+        (evidence,) = [o.key for o in pending(m).options if "Evidence" in o.label]
+        answer(m, evidence)
+        answer(m, "yes")
+        assert (st(m).inv[0].resources, codes_in(m, zone)) == (resources, ["01022"])
+        assert st(m).inv[0].clues == 0

@@ -34,6 +34,8 @@ _RESULT_DEC = msgspec.msgpack.Decoder(Result)
 _UNALIASED: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
 
 _MISSING: Any = object()
+_NO_ITEM: Any = object()  # view_fact does not answer an item name: read the whole fact
+
 
 
 def _unaliased(seed: int, viewer: int) -> dict[int, tuple[int, int]]:
@@ -210,6 +212,33 @@ class SeatReader:
                 got = _MISSING
             facts[name] = got
         return default if got is _MISSING else got
+
+    def fact_item(self, name: str, index: int, default: Any = None) -> Any:
+        """One entry of a list fact of the game's panel: ``view.panel[name][index]``, or
+        ``default`` when the panel has no such fact or the list no such entry.
+
+        Computed alone when the game's ``GameSpec.view_fact`` answers the name
+        ``"name[index]"`` (one entry of a list fact: Arkham's ``investigators[2]``), else
+        taken from :meth:`fact`; an agent that needs one seat's entry pays for that one.
+        """
+        self._now()
+        one = self._match.spec.view_fact
+        if self._panel is None and one is not None:
+            key = f"{name}[{index}]"
+            facts = self._facts
+            got = facts.get(key, _MISSING)
+            if got is _MISSING:
+                try:
+                    got = one(self._state, self._seat, key)
+                except KeyError:
+                    got = _NO_ITEM
+                facts[key] = got
+            if got is not _NO_ITEM:
+                return got
+        whole = self.fact(name)
+        if isinstance(whole, list) and 0 <= index < len(whole):
+            return whole[index]
+        return default
 
     # ------------------------------------------------------------------ zones
     def _seat_name(self, zid: str) -> str:

@@ -268,7 +268,8 @@ class GameSpec(Generic[S]):
         #: ``view_fact(state, viewer, name) -> value``: one entry of ``view_extra``'s panel
         #: computed alone (equal to ``view_extra(state, viewer)[name]``; ``KeyError`` for a
         #: name the panel lacks), so that :class:`tcgcore.SeatReader` builds only the facts
-        #: an agent asks for; ``None``: the reader computes the whole panel once
+        #: an agent asks for; it may also answer ``"name[i]"``, entry ``i`` of a list fact
+        #: alone (``SeatReader.fact_item``); ``None``: the reader computes the whole panel once
         self.view_fact: Callable[[S, int | None, str], Any] | None = view_fact
         self.card_usage = card_usage
         self.handlers: dict[type[Step], Handler] = {}

@@ -53,7 +53,8 @@ def view_extra(state: ArkhamState, viewer: int | None) -> dict[str, Any]:
 
 
 def view_fact(state: ArkhamState, viewer: int | None, name: str) -> Any:
-    """One entry of :func:`view_extra`'s panel, computed alone.
+    """One entry of :func:`view_extra`'s panel, computed alone; ``"investigators[N]"`` is
+    seat N's entry of the ``investigators`` fact alone (:func:`investigator_fact`).
 
     Raises:
         KeyError: the panel has no entry ``name`` (any name before the investigators are
@@ -61,6 +62,13 @@ def view_fact(state: ArkhamState, viewer: int | None, name: str) -> Any:
     """
     if not state.inv:
         raise KeyError(name)
+    if name.startswith("investigators[") and name.endswith("]"):
+        # one entry of the list fact (tcgcore.SeatReader.fact_item): "investigators[2]"
+        digits = name[len("investigators["):-1]
+        entry = investigator_fact(state, viewer, int(digits)) if digits.isdigit() else None
+        if entry is None:
+            raise KeyError(name)
+        return entry
     return _FACTS[name](_Panel(state, viewer))
 
 

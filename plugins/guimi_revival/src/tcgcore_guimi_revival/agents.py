@@ -18,13 +18,13 @@ mulligan's bottom order.
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 import tcgcore
-from tcgcore import Choice, Match, Rng, SeatReader
+from tcgcore import Choice, Match, Rng
 
-from .cards import RANK_GATE, CardDef, get_pool
+from .cards import RANK_GATE, CardDef
+from .seat_facts import Seen, agility
 
 __all__ = ["HeuristicAgent", "make_heuristic", "make_random"]
 
@@ -43,220 +43,6 @@ def make_heuristic(seed: int) -> tcgcore.Agent:
     return HeuristicAgent(seed)
 
 
-class _Seen:
-    """What one decision may use: the seat's reader (:class:`tcgcore.SeatReader`), asked
-    lazily, each answer kept for the rest of the decision.
-
-    Each visible card's definition is looked up once, each zone is read once, and the
-    per-seat sums that every strength and agility needs (the digested characteristics of a
-    seat's stack, the static strength of its continuous events) are added up once, so a
-    late decision does not walk the same piles again for every card it weighs. The lists
-    handed out are the memo itself: callers do not change them.
-    """
-
-    def __init__(self, match: Match[Any], seat: int) -> None:
-        self.reader = SeatReader(match, seat)
-        self.seat = seat
-        self.opp = 1 - seat
-        pool_name: str = getattr(match.state, "pool", "builtin")  # a public match option
-        self.defs: dict[str, CardDef] = get_pool(pool_name).cards
-        #: each identified card's definition, looked up once (``d`` runs very often)
-        self._defs: dict[int | None, CardDef | None] = {None: None}
-        self._strength: dict[int, int] = {}
-        self._ids: dict[str, list[int]] = {}
-        self._slots: dict[int, list[int | None]] = {}
-        self._cards: dict[int, Any] = {}
-        self._beyonders: dict[int, list[int]] = {}
-        self._stack_bonus: dict[int, tuple[int, int]] = {}
-        self._static: dict[int, int] = {}
-        self._ready: dict[int, list[int]] = {}
-
-    @cached_property
-    def players(self) -> list[dict[str, Any]]:
-        """The public panels of both seats (``view.panel["players"]``), read when first used."""
-        players: list[dict[str, Any]] = self.reader.fact("players", [{}, {}])
-        return players
-
-    @cached_property
-    def phase(self) -> str:
-        """The phase (``view.panel["phase"]``), read when first used."""
-        phase: str = self.reader.fact("phase", "")
-        return phase
-
-    def code(self, cid: int | None) -> str | None:
-        """The code of a card the seat identifies (``None`` otherwise)."""
-        return self.reader.code(cid) if cid is not None else None
-
-    def where(self, cid: int | None) -> str:
-        """The zone the seat sees a card in (``""`` for a card it does not identify)."""
-        got = self.reader.zone_of(cid) if cid is not None else None
-        return got if got is not None else ""
-
-    def _card(self, cid: int | None) -> Any:
-        """The seat's :class:`tcgcore.CardView` of a card (``None``: not identified)."""
-        if cid is None:
-            return None
-        cards = self._cards
-        got = cards.get(cid, cards)
-        if got is cards:
-            got = cards[cid] = self.reader.card(cid)
-        return got
-
-    def tapped(self, cid: int | None) -> bool:
-        """Whether a card the seat identifies is tapped."""
-        cv = self._card(cid)
-        return cv is not None and bool(cv.exhausted)
-
-    def counters(self, cid: int | None) -> dict[str, int]:
-        """A card's counters as the seat sees them (``{}`` for a card it does not identify)."""
-        cv = self._card(cid)
-        return cv.counters if cv is not None else {}
-
-    def zone_size(self, zone: str) -> int:
-        """Entries the seat sees in a zone (the view's ``len(zone.cards)``)."""
-        return len(self.reader.positions(zone))
-
-    def d(self, cid: int | None) -> CardDef | None:
-        """The definition of a card the seat identifies (``None`` otherwise)."""
-        defs = self._defs
-        got = defs.get(cid, defs)
-        if got is defs:
-            code = self.reader.code(cid) if cid is not None else None
-            got = defs[cid] = self.defs.get(code) if code is not None else None
-        return got  # type: ignore[return-value]
-
-    def seq(self, p: int) -> int:
-        return int(self.players[p].get("sequence", 9))
-
-    def ids(self, zone: str) -> list[int]:
-        """The ids of the cards the seat identifies in ``zone``, top first (read once)."""
-        got = self._ids.get(zone)
-        if got is None:
-            got = self._ids[zone] = self.reader.ids(zone)
-        return got
-
-    def slots(self, p: int) -> list[int | None]:
-        """``p``'s unit slots as the seat sees them (read once)."""
-        got = self._slots.get(p)
-        if got is None:
-            got = self._slots[p] = self.reader.positions(f"units.{p}")
-        return got
-
-    def rb(self, p: int) -> int | None:
-        ids = self.ids(f"revival.{p}")
-        return ids[0] if ids else None
-
-    def rb_path(self, p: int) -> str | None:
-        for zone in (f"revival.{p}", f"underworld.{p}", f"astral.{p}"):
-            for cid in self.ids(zone):
-                d = self.d(cid)
-                if d is not None and d.card_type == "revival_beyonder":
-                    return d.pathway
-        return None
-
-    def stack_bonus(self, p: int) -> tuple[int, int]:
-        """The (strength, agility) that the digested characteristics of ``p``'s stack (its
-        face-up cards) add to ``p``'s RB, added up once."""
-        got = self._stack_bonus.get(p)
-        if got is None:
-            strength = agility = 0
-            for sc in self.ids(f"stack.{p}"):
-                sd = self.d(sc)
-                if sd is not None and sd.characteristic is not None:
-                    strength += sd.characteristic.strength
-                    agility += sd.characteristic.agility
-            got = self._stack_bonus[p] = (strength, agility)
-        return got
-
-    def static_strength(self, p: int) -> int:
-        """The strength ``p``'s continuous events in the Spirit World add to each of
-        ``p``'s characters (their ``static_strength`` effects), added up once."""
-        got = self._static.get(p)
-        if got is None:
-            got = 0
-            for sw in self.ids(f"spirit.{p}"):
-                sd = self.d(sw)
-                if sd is not None and sd.event_kind == "continuous":
-                    for ab in sd.abilities:
-                        for e in ab.effects:
-                            if e.op == "static_strength":
-                                got += e.amount
-            self._static[p] = got
-        return got
-
-    def strength(self, cid: int) -> int:
-        """Strength as far as this seat can see it (printed, digested characteristics,
-        battle counters, continuous events); computed once per card and decision."""
-        got = self._strength.get(cid)
-        if got is None:
-            got = self._strength[cid] = self._strength_now(cid)
-        return got
-
-    def _strength_now(self, cid: int) -> int:
-        d = self.d(cid)
-        if d is None:
-            return 0
-        zone = self.where(cid)
-        p = int(zone.rsplit(".", 1)[1]) if "." in zone else self.seat
-        value = d.strength
-        if d.card_type == "revival_beyonder":
-            value += self.stack_bonus(p)[0]
-        ctr = self.counters(cid)
-        value += ctr.get("bp_str", 0) - ctr.get("bp_weak", 0)
-        value += self.static_strength(p)
-        return max(0, value)
-
-    def beyonders(self, p: int) -> list[int]:
-        """``p``'s Beyonder cards in its unit slots, as the seat sees them (found once)."""
-        got = self._beyonders.get(p)
-        if got is None:
-            got = []
-            for cid in self.slots(p):
-                d = self.d(cid)
-                if cid is not None and d is not None and d.is_beyonder:
-                    got.append(cid)
-            self._beyonders[p] = got
-        return got
-
-    def late(self) -> bool:
-        """Whether the deck race (133.1) is close: this seat's main deck is not clearly the
-        larger one, so cards should not be taken from it without need."""
-        mine = int(self.players[self.seat].get("deck", 0))
-        theirs = int(self.players[self.opp].get("deck", 0))
-        return mine < 8 or (mine < 14 and mine <= theirs + 2)
-
-    def mad(self, p: int) -> bool:
-        return bool(self.players[p].get("mad"))
-
-    def interceptors(self, p: int, target: int | None) -> list[int]:
-        """``p``'s characters that could intercept an attack on ``target``: its untapped
-        Beyonder cards that are not mad (112.7), then its RB when it is untapped and ``p``
-        is not mad; ``target`` itself left out."""
-        ready = self._ready.get(p)
-        if ready is None:
-            ready = [c for c in self.beyonders(p) if not self.tapped(c)
-                     and not self.counters(c).get("mad")]
-            rb = self.rb(p)
-            if rb is not None and not self.mad(p) and not self.tapped(rb):
-                ready.append(rb)
-            self._ready[p] = ready
-        return [c for c in ready if c != target]
-
-
-def _agility(s: _Seen, cid: int) -> int:
-    """A character's agility as ``s`` can see it: printed, plus the digested characteristics
-    of an RB (the face-up cards of its stack)."""
-    d = s.d(cid)
-    if d is None:
-        return 0
-    value = d.agility
-    if d.card_type == "revival_beyonder":
-        zone = s.where(cid)
-        p = int(zone.rsplit(".", 1)[1]) if "." in zone else s.seat
-        value += s.stack_bonus(p)[1]
-    return value
-
-
 def _op_of(choice: Choice) -> str:
     """The effect op (or Source id) a target choice is for, from its options' data."""
     for o in choice.options:
@@ -264,13 +50,6 @@ def _op_of(choice: Choice) -> str:
         if op is not None:
             return str(op)
     return ""
-
-
-def _card_of(choice: Choice, key: str) -> int | None:
-    for o in choice.options:
-        if o.key == key:
-            return o.card
-    return None
 
 
 class HeuristicAgent:
@@ -286,7 +65,7 @@ class HeuristicAgent:
         :class:`tcgcore.SeatReader`), whose pending choice names cards by the seat's aliases
         as the view does, then translated back to the engine's keys
         (:meth:`tcgcore.Match.engine_keys`)."""
-        seen = _Seen(match, choice.player)
+        seen = Seen(match, choice.player)
         shown = seen.reader.pending
         if shown is None:  # not this seat's choice
             return [o.key for o in choice.options[:max(choice.min, 1)]]
@@ -299,7 +78,7 @@ class HeuristicAgent:
         to_engine = {o.key: e.key for o, e in zip(shown.options, engine.options, strict=True)}
         return [to_engine.get(k, "\x00" + k) for k in answer]
 
-    def _decide(self, seen: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _decide(self, seen: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         kind = choice.kind
         keys = [o.key for o in choice.options]
         handler = getattr(self, f"_{kind}", None)
@@ -314,7 +93,7 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ setup
 
-    def _mulligan(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _mulligan(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         out = []
         for o in choice.options:
             d = s.d(o.card)
@@ -326,7 +105,7 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ promotion
 
-    def _promotion(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _promotion(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         keys = [o.key for o in choice.options]
         if "ascend" in keys:
             return ["ascend"]
@@ -341,10 +120,10 @@ class HeuristicAgent:
             return [promos[0]]
         return ["pass"]
 
-    def _reward_order(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _reward_order(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         return ["set_first"]
 
-    def _extra_rank(self, s: _Seen, cid: int | None) -> int:
+    def _extra_rank(self, s: Seen, cid: int | None) -> int:
         d = s.d(cid)
         if d is None or d.extra_kind is None:
             return 99
@@ -353,13 +132,13 @@ class HeuristicAgent:
             kind = "grade0_own" if d.pathway == s.rb_path(s.seat) else "grade0_other"
         return _EXTRA_ORDER.index(kind) if kind in _EXTRA_ORDER else 50
 
-    def _reward_pick(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _reward_pick(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         best = min(choice.options, key=lambda o: self._extra_rank(s, o.card))
         return [best.key]
 
     # ------------------------------------------------------------------ main phase
 
-    def _main_action(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _main_action(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         me = s.seat
         seq = s.seq(me)
         path = s.rb_path(me)
@@ -464,7 +243,7 @@ class HeuristicAgent:
                 return [key]
         return ["end"]
 
-    def _play_score(self, s: _Seen, d: CardDef, seq: int, path: str | None, need_char: bool,
+    def _play_score(self, s: Seen, d: CardDef, seq: int, path: str | None, need_char: bool,
                     need_potion: bool) -> int:
         """How much playing Beyonder ``d`` now is worth (strength, plus its uses on the
         climb: a search for the missing potion, a card that can become the next
@@ -477,14 +256,14 @@ class HeuristicAgent:
             score += 25
         return score
 
-    def _event_useful(self, s: _Seen, d: CardDef, seq: int, path: str | None, status_fd: int,
+    def _event_useful(self, s: Seen, d: CardDef, seq: int, path: str | None, status_fd: int,
                       deck_left: int, opp_beyonders: list[int]) -> bool:
         if d.event_kind == "continuous":
             return True
         return all(self._effect_useful(s, e.op, e.amount, seq, path, status_fd, deck_left,
                                        opp_beyonders) for ab in d.abilities for e in ab.effects)
 
-    def _pick_event(self, s: _Seen, events: list[tuple[str, int | None]], seq: int,
+    def _pick_event(self, s: Seen, events: list[tuple[str, int | None]], seq: int,
                     path: str | None, status_fd: int, deck_left: int,
                     opp_beyonders: list[int]) -> str | None:
         best: tuple[int, str] | None = None
@@ -511,7 +290,7 @@ class HeuristicAgent:
                 best = (score, key)
         return best[1] if best is not None else None
 
-    def _effect_useful(self, s: _Seen, op: str, amount: int, seq: int, path: str | None,
+    def _effect_useful(self, s: Seen, op: str, amount: int, seq: int, path: str | None,
                        status_fd: int, deck_left: int, opp_beyonders: list[int],
                        source: int | None = None, need_char: bool = False) -> bool:
         me = s.seat
@@ -567,10 +346,10 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ effects
 
-    def _order_effects(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _order_effects(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         return [choice.options[0].key]
 
-    def _effect_target(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _effect_target(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         op = _op_of(choice)
         me = s.seat
         opts = choice.options
@@ -627,7 +406,7 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ battle
 
-    def _quick_event(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _quick_event(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         quick = [o for o in choice.options if o.key != "pass"]
         if not quick or not s.phase.startswith("battle"):
             return ["pass"]
@@ -641,7 +420,7 @@ class HeuristicAgent:
                 return [o.key]
         return ["pass"]
 
-    def _attack(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _attack(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         me = s.seat
         attacker = next((int(str(o.data["attacker"])) for o in choice.options
                          if "attacker" in o.data), None)
@@ -688,7 +467,7 @@ class HeuristicAgent:
             return [choice.options[0].key]
         return ["pass"]
 
-    def _forcing_target(self, s: _Seen, choice: Choice, attacker: int | None,
+    def _forcing_target(self, s: Seen, choice: Choice, attacker: int | None,
                         value: int) -> str | None:
         """An attack that is no sure hit but costs nothing: a target that the defender must
         intercept or lose (its own strength, or an item's 0, is at most ``value``, 095.3,
@@ -726,14 +505,14 @@ class HeuristicAgent:
                 best = (score, o.key)
         return best[1] if best is not None else None
 
-    def _later_attackers(self, s: _Seen, attacker: int) -> bool:
+    def _later_attackers(self, s: Seen, attacker: int) -> bool:
         """Whether ``attacker`` is needed to intercept later in this battle: an opposing
         character that may still attack after it (an untapped, non-mad front-row Beyonder
         card or RB whose agility is not above the attacker's, 093.1-093.3; a tie counts as
         later) could hit one of this seat's characters only once ``attacker`` is tapped
         (its value, with every untapped back-row supporter of its side, reaches the
         character's defence without ``attacker`` but not with it, 095.3)."""
-        mine = _agility(s, attacker)
+        mine = agility(s, attacker)
         me, opp = s.seat, s.opp
         rivals = [c for c in s.slots(opp)[:2] if c is not None]
         rb = s.rb(opp)
@@ -750,7 +529,7 @@ class HeuristicAgent:
         for c in rivals:
             d = s.d(c)
             if (d is None or d.card_type == "item" or s.tapped(c)
-                    or s.counters(c).get("mad") or _agility(s, c) > mine):
+                    or s.counters(c).get("mad") or agility(s, c) > mine):
                 continue
             value = s.strength(c) + their_support
             for t in targets:
@@ -763,7 +542,7 @@ class HeuristicAgent:
                     return True
         return False
 
-    def _supporters(self, s: _Seen) -> list[int]:
+    def _supporters(self, s: Seen) -> list[int]:
         back = s.slots(s.seat)[2:]
         out = []
         for c in back:
@@ -773,7 +552,7 @@ class HeuristicAgent:
                 out.append(c)
         return out
 
-    def _support(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _support(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         info = choice.options[0].data
         attacker, target = int(str(info["attacker"])), int(str(info["target"]))
         need = s.strength(target) + sum(s.strength(c) for c in s.interceptors(s.opp, target))
@@ -788,7 +567,7 @@ class HeuristicAgent:
                 return picked
         return []
 
-    def _intercept(self, s: _Seen, choice: Choice, match: Match[Any]) -> list[str]:
+    def _intercept(self, s: Seen, choice: Choice, match: Match[Any]) -> list[str]:
         info = choice.options[0].data
         attacker, target = int(str(info["attacker"])), int(str(info["target"]))
         supporters = [int(x) for x in str(info.get("support", "")).split(",") if x]

@@ -30,7 +30,7 @@ class HeuristicAgent(Tactics):
         shown = reader.pending
         if shown is None:  # not this seat's choice: nothing to decide from
             return [o.key for o in choice.options[:max(choice.min, 1)]]
-        answer = self._decide(reader, shown, match.state)
+        answer = self._decide(reader, shown)
         engine = match.pending
         if engine is None or len(engine.options) != len(shown.options):
             return list(match.engine_keys(choice.player, answer))
@@ -39,9 +39,8 @@ class HeuristicAgent(Tactics):
         to_engine = {o.key: e.key for o, e in zip(shown.options, engine.options, strict=True)}
         return [to_engine.get(k, "\x00" + k) for k in answer]
 
-    def _decide(self, reader: tcgcore.SeatReader, choice: tcgcore.Choice,
-                state: Any = None) -> list[str]:
-        ctx = _Ctx(self, _Panel(reader, state), choice.player, _Codes(reader),
+    def _decide(self, reader: tcgcore.SeatReader, choice: tcgcore.Choice) -> list[str]:
+        ctx = _Ctx(self, _Panel(reader), choice.player, _Codes(reader),
                    reader.ids(f"hand.{choice.player}"))
         handler = getattr(self, "_" + choice.kind, None)
         keys: list[str] | None = handler(ctx, choice) if handler is not None else None

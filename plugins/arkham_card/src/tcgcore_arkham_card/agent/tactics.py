@@ -15,7 +15,6 @@ from typing import Any
 import tcgcore
 
 from ..cards import CardDef, card_pool
-from ..panel import investigator_fact
 from .codes import LITA_CHANTLER
 
 __all__ = ["Tactics", "success_chance"]
@@ -511,20 +510,14 @@ class Tactics:
 
 class _Panel:
     """The seat's panel (``view.panel``) read fact by fact through its reader: ``panel[name]``
-    and ``panel.get(name, default)`` as on the view's dict.
+    and ``panel.get(name, default)`` as on the view's dict; :meth:`investigator` reads one
+    seat's entry of the ``investigators`` fact alone (``SeatReader.fact_item``), which is
+    what most decisions need."""
 
-    Given the match's state, the ``investigators`` fact is built entry by entry with the
-    game's own panel code for the reader's seat as viewer
-    (:func:`..panel.investigator_fact`, the same entries as the view's), each entry once:
-    :meth:`investigator` (the seat's own entry, what most decisions need) builds one."""
+    __slots__ = ("_reader",)
 
-    __slots__ = ("_one", "_reader", "_state")
-
-    def __init__(self, reader: tcgcore.SeatReader, state: Any = None) -> None:
-        """``state``: the match's state now (``None``: every fact through the reader)."""
+    def __init__(self, reader: tcgcore.SeatReader) -> None:
         self._reader = reader
-        self._state = state
-        self._one: dict[int, dict[str, Any] | None] = {}
 
     def __getitem__(self, name: str) -> Any:
         got = self.get(name, _ABSENT)
@@ -533,29 +526,23 @@ class _Panel:
         return got
 
     def get(self, name: str, default: Any = None) -> Any:
-        if name == "investigators" and self._state is not None:
-            n = len(self._state.inv)
-            if not n:
-                return default  # the panel is empty before the investigators are chosen
-            return [self.investigator(s) for s in range(n)]
+        if name == "investigators":
+            n = self.investigator_count()
+            return [self.investigator(s) for s in range(n)] if n else default
         return self._reader.fact(name, default)
 
     def investigator_count(self) -> int:
-        """``len(panel.get("investigators") or [])``."""
-        if self._state is None:
-            return len(self.get("investigators") or [])
-        return len(self._state.inv)
+        """``len(panel.get("investigators") or [])``: every seat has an investigator once
+        they are chosen, and the panel is empty before."""
+        if self.investigator(0) is None:
+            return 0
+        return self._reader.num_players
 
     def investigator(self, seat: int) -> dict[str, Any] | None:
         """``(panel.get("investigators") or [])[seat]``, or ``None`` when there is no such
         entry."""
-        if self._state is None:
-            invs = self.get("investigators") or []
-            return invs[seat] if seat < len(invs) else None
-        one = self._one
-        if seat not in one:
-            one[seat] = investigator_fact(self._state, self._reader.seat, seat)
-        return one[seat]
+        got: dict[str, Any] | None = self._reader.fact_item("investigators", seat)
+        return got
 
 
 _ABSENT: Any = object()

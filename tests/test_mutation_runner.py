@@ -98,6 +98,22 @@ def test_every_target_names_a_module_functions_and_test_files_that_exist() -> No
             assert (ROOT / test.split("::")[0]).is_file(), (name, test)
 
 
+def test_every_equivalent_mutant_names_a_line_its_module_has() -> None:
+    """An entry of mutation/equivalent.toml whose line (and line before, ``after``) its module
+    no longer has would hide nothing and let the mutant count as a survivor again: moving code
+    to another module means moving its entries too."""
+    entries = tomllib.loads((ROOT / "mutation" / "equivalent.toml").read_text())["equivalent"]
+    stale = []
+    for e in entries:
+        lines = [line.strip() for line in (ROOT / e["module"]).read_text().splitlines()]
+        at = [k for k, line in enumerate(lines) if line == e["line"]]
+        if "after" in e:
+            at = [k for k in at if k and lines[k - 1] == e["after"]]
+        if not at:
+            stale.append(f'{e["module"]}: {e["line"]}')
+    assert not stale, stale
+
+
 def test_the_validity_check_agrees_with_compiling_each_mutant_whole() -> None:
     # valid_mutants parses once per operator and compiles only the changed top-level statement;
     # every mutant must count as valid exactly when cosmic-ray's own mutant of the whole module

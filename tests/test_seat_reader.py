@@ -71,9 +71,9 @@ def assert_reads_as_view(match: tcgcore.Match[Any], seat: int | None) -> None:
     assert tcgcore.SeatReader(match, seat).fact("no such fact", 17) == 17
     for name, value in view.panel.items():  # one entry of a list fact alone (Arkham's
         if isinstance(value, list):          # investigators[N] through its view_fact)
-            fresh = tcgcore.SeatReader(match, seat)
-            assert [fresh.fact_item(name, i) for i in range(len(value))] == value
-            assert fresh.fact_item(name, len(value), 17) == 17
+            alone = tcgcore.SeatReader(match, seat)
+            assert [alone.fact_item(name, i) for i in range(len(value))] == value
+            assert alone.fact_item(name, len(value), 17) == 17
     assert tcgcore.SeatReader(match, seat).fact_item("no such fact", 0, 17) == 17
     assert (reader.num_players, reader.active_player, reader.turn, reader.event_count) == (
         view.num_players, view.active_player, view.turn, view.event_count)
